@@ -1,0 +1,47 @@
+# The README's two commands: `make run` and `make test`. Everything else is a helper.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint typecheck check bench vendor clean
+
+run: $(VENV)/.installed-runtime
+	$(BIN)/python -m boomsite.run
+
+test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy .
+
+# What CI runs besides the tests (see .ci/run).
+check: lint typecheck
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python -m bench.engine
+
+$(VENV)/bin/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Boomsite needs Python 3.11 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamps: reinstall only when a requirements file changed, so a second run is fast.
+$(VENV)/.installed-runtime: requirements.txt $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(VENV)/.installed-runtime
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+vendor:
+	cd $$(mktemp -d) && npm pack --silent htmx.org@2.0.8 && tar xzf htmx.org-2.0.8.tgz \
+	  && cp package/dist/htmx.min.js package/LICENSE $(CURDIR)/static/vendor/htmx/
+
+clean:
+	rm -rf $(VENV) var/static var/test

@@ -1,0 +1,59 @@
+"""The site's user: people and the bot accounts that play beside them."""
+
+from __future__ import annotations
+
+import zoneinfo
+from functools import cache
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+BOT_LEVELS = ("random", "basic", "expert")
+
+BOT_DESCRIPTIONS = {
+    "random": "Plays a legal move picked at random. Good for learning the rules.",
+    "basic": "Follows sensible rules of thumb for each game.",
+    "expert": "Searches many possible futures before every move, from what its seat can see.",
+}
+
+
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+class User(AbstractUser):
+    display_name = models.CharField(
+        max_length=40, blank=True, help_text="The name other players see. Your username if left empty."
+    )
+    time_zone = models.CharField(max_length=64, default="UTC", choices=time_zone_choices)
+    is_bot = models.BooleanField(default=False, help_text="Bots play from Celery workers and never log in.")
+    bot_level = models.CharField(
+        max_length=10, blank=True, choices=[(level, level.title()) for level in BOT_LEVELS]
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(is_bot=False, bot_level="") | models.Q(is_bot=True, bot_level__in=BOT_LEVELS)
+                ),
+                name="bot_level_only_for_bots",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.public_name
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def bot_description(self) -> str:
+        return BOT_DESCRIPTIONS.get(self.bot_level, "")
+
+
+def display_name_of(user: User) -> str:
+    """What allauth shows for a user (ACCOUNT_USER_DISPLAY)."""
+    return user.public_name

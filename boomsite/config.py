@@ -1,0 +1,89 @@
+"""Reading the environment: the only source of configuration (see the README's table).
+
+Kept apart from settings.py so that the run command, the Celery app and tests can
+read the same facts (where var/ is, which Redis, embedded or not) without
+configuring Django.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def var_dir() -> Path:
+    """Where the embedded mode keeps its data: database, Redis, mail, secret key."""
+    return Path(os.environ.get("BOOMSITE_VAR_DIR") or BASE_DIR / "var").resolve()
+
+
+def is_embedded() -> bool:
+    """Embedded mode: no DATABASE_URL, so SQLite under var/ and a generated secret key."""
+    return not os.environ.get("DATABASE_URL")
+
+
+def uses_embedded_redis() -> bool:
+    return not os.environ.get("REDIS_URL")
+
+
+def embedded_redis_socket() -> Path:
+    return var_dir() / "redis" / "redis.sock"
+
+
+def redis_url() -> str:
+    return os.environ.get("REDIS_URL") or f"unix://{embedded_redis_socket()}"
+
+
+def redis_url_with_db(url: str, db: int) -> str:
+    """The same server, another database number (``redis://h:p/N`` or ``unix://path?db=N``)."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        query = dict(parse_qsl(parts.query))
+        query["db"] = str(db)
+        # urlunsplit drops the empty host ("unix:/path"), which redis-py cannot read.
+        return f"unix://{parts.path}?{urlencode(query)}"
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+def celery_broker_url(url: str) -> str:
+    """Kombu names a Redis unix socket ``redis+socket://``; TCP URLs pass as they are."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        db = dict(parse_qsl(parts.query)).get("db", "0")
+        return f"redis+socket://{parts.path}?virtual_host={db}"
+    return url
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ValueError(f"{name} must be true or false, not {raw!r}")
+
+
+def env_list(name: str, default: str) -> list[str]:
+    raw = os.environ.get(name)
+    return [item.strip() for item in (default if raw is None else raw).split(",") if item.strip()]
+
+
+def embedded_secret_key() -> str:
+    """Generated once into var/secret_key (readable by the owner only) and reused."""
+    path = var_dir() / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another process (worker, beat) wrote it first: read theirs
+        else:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()

@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from accounts import views as account_views
+from boomsite import health, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("players/<str:username>/", account_views.profile, name="profile"),
+    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
+    path("", include("games.urls")),
+]

@@ -1,0 +1,23 @@
+"""Names and messages on the channel layer: one place, so senders and consumers agree.
+
+The channel layer is only a doorbell: messages carry ids and ply numbers, never
+game data, so hidden information cannot cross it.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+
+def match_group(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+def send_match_updated(*, match_id: int, ply: int) -> None:
+    """Tell every socket on a match that it moved on to ``ply`` (each refetches its own view)."""
+    layer = get_channel_layer()
+    assert layer is not None
+    async_to_sync(layer.group_send)(
+        match_group(match_id), {"type": "match.updated", "match_id": match_id, "ply": ply}
+    )

@@ -1,0 +1,99 @@
+"""What every game implements (see ../shared/design/engine-contract.md).
+
+``Game`` does the checks that are the same in every game (player count, options,
+the seat, the action's shape, whose turn it is) and hands a parsed action to the
+game's own ``play``. A game subclass declares its facts as class attributes and
+implements ``setup``, ``to_act``, ``legal_actions``, ``play``, ``view``, ``result``
+and ``sample``. States are frozen dataclasses, encoded by ``codec``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, TypeVar
+
+from games.engine import codec
+from games.engine.actions import ActionSchemas, parse_action
+from games.engine.errors import IllegalAction
+from games.engine.options import Option, OptionValue, parse_options
+from games.engine.rng import seed_state
+
+S = TypeVar("S")
+
+
+class Game(ABC, Generic[S]):
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    # Per action type, its fields: checked before ``play`` sees the action.
+    action_schemas: ClassVar[ActionSchemas]
+    state_type: ClassVar[type]
+    # Cooperative and solitaire games add "won" to their result.
+    is_cooperative: ClassVar[bool] = False
+
+    # -- the contract -------------------------------------------------------
+
+    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> S:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise IllegalAction(
+                "bad_player_count",
+                f"{self.name} is played by {self.min_players} to {self.max_players} players.",
+            )
+        if type(seed) is not int:
+            raise IllegalAction("bad_seed", "The seed must be a whole number.")
+        return self.setup(players, seed_state(seed), parse_options(self.options, options))
+
+    def apply(self, state: S, seat: int, action: dict[str, Any]) -> S:
+        if type(seat) is not int or not 0 <= seat < self.players(state):
+            raise IllegalAction("no_such_seat", f"There is no seat {seat!r} in this game.")
+        waiting = self.to_act(state)
+        if not waiting:
+            raise IllegalAction("game_over", "The game is over.")
+        if seat not in waiting:
+            raise IllegalAction("not_your_turn", "It is not your turn.")
+        kind, fields = parse_action(action, self.action_schemas)
+        return self.play(state, seat, kind, fields)
+
+    def encode(self, state: S) -> dict[str, Any]:
+        data = codec.encode(state)
+        assert isinstance(data, dict)
+        return data
+
+    def decode(self, data: dict[str, Any]) -> S:
+        state: S = codec.decode(self.state_type, data)
+        return state
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[int]: ...
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def result(self, state: S) -> dict[str, Any] | None: ...
+
+    @abstractmethod
+    def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> S:
+        """A full state consistent with ``view`` (``seat=None``: a spectator's view)."""
+
+    # -- what each game implements -------------------------------------------
+
+    @abstractmethod
+    def setup(self, players: int, rng_state: int, options: dict[str, OptionValue]) -> S:
+        """The first state, from a seeded generator state and parsed options."""
+
+    @abstractmethod
+    def play(self, state: S, seat: int, kind: str, fields: dict[str, Any]) -> S:
+        """Apply a well-formed action of ``seat``, who owes a decision; raise if illegal."""
+
+    @abstractmethod
+    def players(self, state: S) -> int: ...
+
+    def __repr__(self) -> str:
+        return f"<Game {self.slug}>"

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from games import consumers
+
+websocket_urlpatterns = [
+    path("ws/matches/<int:match_id>/", consumers.MatchConsumer.as_asgi()),
+]

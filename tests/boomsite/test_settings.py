@@ -1,0 +1,171 @@
+"""Settings come only from the environment: each case runs in a fresh process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from boomsite import config
+from boomsite.mail import email_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG_VARIABLES = (
+    "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "REDIS_URL",
+    "EMAIL_URL", "SITE_URL", "HTTPS_ONLY", "BOOMSITE_VAR_DIR",
+)  # fmt: skip
+
+READ_SETTINGS = """
+import json, django
+from django.conf import settings
+django.setup()
+print(json.dumps({
+    "DEBUG": settings.DEBUG, "SECRET_KEY": settings.SECRET_KEY, "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
+    "CSRF_TRUSTED_ORIGINS": settings.CSRF_TRUSTED_ORIGINS, "SITE_URL": settings.SITE_URL,
+    "DB_ENGINE": settings.DATABASES["default"]["ENGINE"], "DB_NAME": str(settings.DATABASES["default"]["NAME"]),
+    "REDIS_URL": settings.REDIS_URL, "BROKER": settings.CELERY_BROKER_URL,
+    "CACHE": settings.CACHES["default"]["LOCATION"], "EMAIL_BACKEND": settings.EMAIL_BACKEND,
+    "SSL_REDIRECT": settings.SECURE_SSL_REDIRECT,
+}))
+"""
+
+
+def run_settings(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {key: value for key, value in os.environ.items() if key not in CONFIG_VARIABLES}
+    clean.update({"BOOMSITE_VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "boomsite.settings", **env})
+    return subprocess.run(
+        [sys.executable, "-c", READ_SETTINGS], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
+    )
+
+
+def read_settings(tmp_path: Path, **env: str) -> dict[str, object]:
+    completed = run_settings(tmp_path, **env)
+    assert completed.returncode == 0, completed.stderr
+    result: dict[str, object] = json.loads(completed.stdout)
+    return result
+
+
+def test_embedded_defaults_use_sqlite_embedded_redis_outbox_and_a_generated_key(tmp_path: Path) -> None:
+    values = read_settings(tmp_path)
+    assert values["DEBUG"] is True
+    assert values["DB_ENGINE"] == "django.db.backends.sqlite3"
+    assert values["DB_NAME"] == str(tmp_path / "db.sqlite3")
+    assert values["REDIS_URL"] == f"unix://{tmp_path}/redis/redis.sock"
+    assert values["BROKER"] == f"redis+socket://{tmp_path}/redis/redis.sock?virtual_host=0"
+    assert values["EMAIL_BACKEND"] == "boomsite.mail.OutboxBackend"
+    assert values["ALLOWED_HOSTS"] == ["127.0.0.1", "localhost"]
+    assert values["SITE_URL"] == "http://127.0.0.1:8000"
+    key_file = tmp_path / "secret_key"
+    assert values["SECRET_KEY"] == key_file.read_text().strip()
+    assert len(str(values["SECRET_KEY"])) >= 50
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+
+
+def test_generated_secret_key_is_reused_by_later_processes(tmp_path: Path) -> None:
+    assert read_settings(tmp_path)["SECRET_KEY"] == read_settings(tmp_path)["SECRET_KEY"]
+
+
+def test_every_variable_is_read_from_the_environment(tmp_path: Path) -> None:
+    values = read_settings(
+        tmp_path,
+        SECRET_KEY="k" * 60,
+        DEBUG="false",
+        ALLOWED_HOSTS="boom.example, www.boom.example",
+        CSRF_TRUSTED_ORIGINS="https://boom.example",
+        DATABASE_URL="postgres://user:pw@db.internal:5432/boom",
+        REDIS_URL="redis://cache.internal:6379/0",
+        EMAIL_URL="smtp://mailer:secret@smtp.internal:587?tls=true",
+        SITE_URL="https://boom.example/",
+    )
+    assert values["DEBUG"] is False
+    assert values["SECRET_KEY"] == "k" * 60
+    assert values["ALLOWED_HOSTS"] == ["boom.example", "www.boom.example"]
+    assert values["CSRF_TRUSTED_ORIGINS"] == ["https://boom.example"]
+    assert values["DB_ENGINE"] == "django.db.backends.postgresql"
+    assert values["DB_NAME"] == "boom"
+    assert values["REDIS_URL"] == "redis://cache.internal:6379/0"
+    assert values["BROKER"] == "redis://cache.internal:6379/0"
+    assert values["CACHE"] == "redis://cache.internal:6379/1"
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert values["SITE_URL"] == "https://boom.example"
+    assert values["SSL_REDIRECT"] is True
+    assert not (tmp_path / "secret_key").exists()
+
+
+def test_secret_key_is_required_outside_the_embedded_mode(tmp_path: Path) -> None:
+    completed = run_settings(tmp_path, DATABASE_URL="postgres://user@db.internal/boom")
+    assert completed.returncode != 0
+    assert "SECRET_KEY must be set" in completed.stderr
+
+
+def test_a_debug_value_that_is_not_a_boolean_is_refused(tmp_path: Path) -> None:
+    completed = run_settings(tmp_path, DEBUG="perhaps")
+    assert completed.returncode != 0
+    assert "DEBUG must be true or false" in completed.stderr
+
+
+def test_check_deploy_gives_no_warnings_with_production_settings(tmp_path: Path) -> None:
+    env = {key: value for key, value in os.environ.items() if key not in CONFIG_VARIABLES}
+    env.update(
+        BOOMSITE_VAR_DIR=str(tmp_path),
+        SECRET_KEY="production-" + "x7Gq2-" * 10,
+        DEBUG="false",
+        ALLOWED_HOSTS="boom.example",
+        CSRF_TRUSTED_ORIGINS="https://boom.example",
+        DATABASE_URL=f"sqlite:///{tmp_path}/prod.sqlite3",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+        SITE_URL="https://boom.example",
+    )
+    completed = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "System check identified no issues (0 silenced)." in completed.stdout
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("", {"EMAIL_BACKEND": "boomsite.mail.OutboxBackend"}),
+        (
+            "file:///srv/outbox",
+            {"EMAIL_BACKEND": "boomsite.mail.OutboxBackend", "EMAIL_OUTBOX_DIR": Path("/srv/outbox")},
+        ),
+        ("console://", {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}),
+        (
+            "smtps://a%40b.c:p%2Fw@mail.example",
+            {
+                "EMAIL_HOST": "mail.example",
+                "EMAIL_PORT": 465,
+                "EMAIL_USE_SSL": True,
+                "EMAIL_HOST_USER": "a@b.c",
+                "EMAIL_HOST_PASSWORD": "p/w",
+            },
+        ),
+        (
+            "smtp://mail.example:2525?tls=1",
+            {"EMAIL_PORT": 2525, "EMAIL_USE_TLS": True, "EMAIL_USE_SSL": False},
+        ),
+    ],
+)
+def test_email_url_forms(url: str, expected: dict[str, object]) -> None:
+    parsed = email_settings(url, Path("/default/outbox"))
+    assert parsed.items() >= expected.items()
+
+
+def test_an_unknown_email_url_scheme_is_refused() -> None:
+    with pytest.raises(ValueError, match="EMAIL_URL scheme"):
+        email_settings("pigeon://loft", Path("/x"))
+
+
+def test_redis_urls_for_other_databases_and_for_celery() -> None:
+    assert config.redis_url_with_db("redis://h:6379/0", 1) == "redis://h:6379/1"
+    assert config.redis_url_with_db("redis://h:6379", 1) == "redis://h:6379/1"
+    assert config.redis_url_with_db("unix:///v/redis.sock", 1) == "unix:///v/redis.sock?db=1"
+    assert config.celery_broker_url("unix:///v/redis.sock") == "redis+socket:///v/redis.sock?virtual_host=0"
+    assert config.celery_broker_url("redis://h:6379/2") == "redis://h:6379/2"
