@@ -38,9 +38,7 @@ class ChoiceField:
 
     def parse(self, name: str, value: object) -> str:
         if not isinstance(value, str) or value not in self.choices:
-            raise IllegalAction(
-                "bad_field", f"The field {name!r} must be one of: {', '.join(self.choices)}."
-            )
+            raise IllegalAction("bad_field", f"The field {name!r} must be one of: {', '.join(self.choices)}.")
         return value
 
 
@@ -65,7 +63,7 @@ def parse_action(action: object, schemas: ActionSchemas) -> tuple[str, dict[str,
         raise IllegalAction("malformed_action", "An action must be a JSON object.")
     kind = action.get("type")
     if not isinstance(kind, str):
-        raise IllegalAction("malformed_action", "An action needs a \"type\".")
+        raise IllegalAction("malformed_action", 'An action needs a "type".')
     schema = schemas.get(kind)
     if schema is None:
         raise IllegalAction("unknown_action", f"There is no action {kind[:40]!r} in this game.")

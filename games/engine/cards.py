@@ -42,9 +42,9 @@ def reshuffle_under_top(discard: tuple[T, ...], rng: Rng) -> tuple[tuple[T, ...]
 def insert_at_random(pile: tuple[T, ...], item: T, rng: Rng) -> tuple[T, ...]:
     """``item`` placed at a uniformly random gap of ``pile`` (top and bottom included)."""
     position = rng.below(len(pile) + 1)
-    return pile[:position] + (item,) + pile[position:]
+    return (*pile[:position], item, *pile[position:])
 
 
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """A copy of ``items`` with ``items[index]`` set to ``value``."""
-    return items[:index] + (value,) + items[index + 1 :]
+    return (*items[:index], value, *items[index + 1 :])

@@ -45,8 +45,7 @@ def entry(
         text=text,
         public=_facts(public),
         private=tuple(
-            (owner, own_text, _facts(facts))
-            for owner, (own_text, facts) in sorted((private or {}).items())
+            (owner, own_text, _facts(facts)) for owner, (own_text, facts) in sorted((private or {}).items())
         ),
     )
 

@@ -88,6 +88,5 @@ def parse_options(declared: Sequence[Option], given: Mapping[str, object] | None
     if unknown:
         raise IllegalAction("unknown_option", f"This game has no option {', '.join(unknown)}.")
     return {
-        name: option.parse(given[name]) if name in given else option.default
-        for name, option in known.items()
+        name: option.parse(given[name]) if name in given else option.default for name, option in known.items()
     }
