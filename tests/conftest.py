@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_django.fixtures import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,24 +17,25 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINE_TESTS = ROOT / "tests" / "engine"
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Every test outside tests/engine is a site test and gets ``site_defaults``.
+@pytest.fixture(autouse=True)
+def site_defaults(request: pytest.FixtureRequest) -> None:
+    """For every site test: plain HTTP to the test client, empty rate-limit counters.
 
-    The engine tests stay free of Django (the engine must not need it).
+    Tests under tests/engine are left alone: the engine must not need Django.
     """
-    for item in items:
-        if ENGINE_TESTS not in item.path.parents:
-            item.add_marker(pytest.mark.usefixtures("site_defaults"))
-
-
-@pytest.fixture
-def site_defaults(settings: Settings) -> None:
-    """Plain HTTP to the test client, and empty rate-limit counters for every test."""
-    from django.core.cache import cache
-
+    if ENGINE_TESTS in request.node.path.parents:
+        return
+    settings = request.getfixturevalue("settings")
     settings.SECURE_SSL_REDIRECT = False
+    # The manifest storage needs collectstatic, which is a deploy step, not a test.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
     # The slow default hasher is a security setting, not behaviour under test.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from django.core.cache import cache
+
     cache.clear()  # database 1 of the Redis: the cache only, never queues or channels
 
 
