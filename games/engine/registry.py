@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engine.base import Game
+from games.engine.boom_box import BoomBox
+from games.engine.dont_go_boom import DontGoBoom
 from games.engine.errors import IllegalAction
 
-_GAMES: tuple[Game[object], ...] = ()
+# Game[Any]: each game has its own state type, and Game is invariant in it.
+_GAMES: tuple[Game[Any], ...] = (
+    BoomBox(),
+    DontGoBoom(),
+)
 
 _BY_SLUG = {game.slug: game for game in _GAMES}
 

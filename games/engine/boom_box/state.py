@@ -1,0 +1,82 @@
+"""The state of a game of Bouldertroll Boom Box, and the facts of its boxes.
+
+Everything that moves is named by a box id. Where a box lies is given by which
+tuple holds its id (a Start Line, the boxes passed to a seat, an opened stack, the
+removed boxes, the boxes set aside); what a box *is* lives once in ``boxes``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from games.engine.log import LogEntry
+
+BOOM = 0
+# Gems per box of one player's set: 2 Booms, 3 one-gem boxes, 1 two-gem box.
+BOX_SET = (BOOM, BOOM, 1, 1, 1, 2)
+SET_ASIDE_COUNT = 2  # of the six boxes: the other four are the Start Line
+CLAIMS = ("gem", "boom")
+# The colour of each seat's boxes, so that everyone sees whose box is whose.
+COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
+CONTENT_NAMES = {BOOM: "boom", 1: "gem", 2: "two_gems"}
+
+Phase = Literal["setup", "play", "over"]
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    id: str
+    owner: int
+    gems: int  # BOOM (0) for a Boom, else 1 or 2
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    box: str
+    giver: int
+    receiver: int
+    claim: str  # "gem" | "boom": what the giver said, true or not
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    box: str
+    holder: int  # the opener who lost it
+    chooser: int  # the owner of the Boom that cost it
+
+
+@dataclass(frozen=True, slots=True)
+class BoomBoxState:
+    players: int
+    rng: int
+    phase: str  # a Phase
+    boxes: tuple[Box, ...]  # every box of the game, ordered by id
+    # Per seat. During setup a Start Line is empty until both boxes are set aside.
+    start_lines: tuple[tuple[str, ...], ...]
+    set_aside: tuple[tuple[str, ...], ...]
+    fronts: tuple[tuple[str, ...], ...]  # boxes passed to the seat, unopened, oldest first
+    stacks: tuple[tuple[str, ...], ...]  # opened boxes, bottom first (the last one is on top)
+    gems: tuple[int, ...]
+    passes: tuple[Pass, ...]  # every pass of the game, in order
+    removed: tuple[Removal, ...]
+    starting_seat: int | None
+    turn: int | None  # the active seat during play
+    has_passed: bool  # this turn
+    has_opened: bool  # this turn
+    loss_chooser: int | None  # the Boom owner who owes the choice of the opener's lost box
+    log: tuple[LogEntry, ...]
+
+
+def find_box(boxes: tuple[Box, ...], box_id: str) -> Box | None:
+    for box in boxes:
+        if box.id == box_id:
+            return box
+    return None
+
+
+def owner_of(boxes: tuple[Box, ...], box_id: str) -> int:
+    for box in boxes:
+        if box.id == box_id:
+            return box.owner
+    raise KeyError(box_id)
