@@ -8,11 +8,13 @@ from games.engine.base import Game
 from games.engine.boom_box import BoomBox
 from games.engine.dont_go_boom import DontGoBoom
 from games.engine.errors import IllegalAction
+from games.engine.its_a_bomb import ItsABomb
 
 # Game[Any]: each game has its own state type, and Game is invariant in it.
 _GAMES: tuple[Game[Any], ...] = (
     BoomBox(),
     DontGoBoom(),
+    ItsABomb(),
 )
 
 _BY_SLUG = {game.slug: game for game in _GAMES}
