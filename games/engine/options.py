@@ -30,18 +30,18 @@ class Option:
     def parse(self, value: object) -> OptionValue:
         if self.kind == "bool":
             if type(value) is not bool:
-                raise _bad(self, f"must be true or false, not {value!r}")
+                raise _bad(self, f"must be true or false, not {_short(value)}")
             return value
         if self.kind == "int":
             if type(value) is not int:
-                raise _bad(self, f"must be a whole number, not {value!r}")
+                raise _bad(self, f"must be a whole number, not {_short(value)}")
             if (self.minimum is not None and value < self.minimum) or (
                 self.maximum is not None and value > self.maximum
             ):
                 raise _bad(self, f"must be between {self.minimum} and {self.maximum}, not {value}")
             return value
         if not isinstance(value, str) or value not in self.choices:
-            raise _bad(self, f"must be one of {', '.join(self.choices)}, not {value!r}")
+            raise _bad(self, f"must be one of {', '.join(self.choices)}, not {_short(value)}")
         return value
 
     def as_data(self) -> dict[str, Any]:
@@ -71,6 +71,12 @@ def choice_option(name: str, label: str, default: str, choices: Sequence[str], h
 
 def bool_option(name: str, label: str, default: bool, help: str = "") -> Option:
     return Option(name, label, "bool", default, help=help)
+
+
+def _short(value: object) -> str:
+    """A bad value as players see it in the message: never an echo of a huge input."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _bad(option: Option, problem: str) -> IllegalAction:
