@@ -3,9 +3,9 @@
     nice -n 10 .venv/bin/python -m bench.engine                 # every registered game
     nice -n 10 .venv/bin/python -m bench.engine --games dont-go-boom,boom-box --seconds 60
 
-For each game and player count (default options), the same seeded random playouts
-are timed ``--repeats`` times on one core and the **median** repeat is reported (on
-a shared machine the median is steadier than the best). A playout picks a waiting
+For each game and player count (default options), ``--repeats`` batches of seeded
+random playouts (each batch its own seeds) are timed on one core and the **median**
+batch rate is reported (on a shared machine the median is steadier than the best). A playout picks a waiting
 seat and one of its legal actions uniformly at random until the game ends, so an
 "action" costs ``to_act`` + ``legal_actions`` + ``apply``, as it does for a bot.
 encode/decode are timed over states spread over one playout (early states are small,
@@ -33,6 +33,7 @@ from games.engine import Game, all_games, get
 MIN_PLAYOUTS = 1
 MAX_PLAYOUTS = 2_000
 CODEC_ROUNDS = 3
+SEEDS_PER_CELL = 10**6
 # States of one playout the codec is timed on, spread from the first to the last.
 CODEC_STATES = 40
 
@@ -49,25 +50,20 @@ class Row:
     decodes_per_second: float
 
 
-def random_playout(game: Game[Any], players: int, seed: int) -> tuple[int, list[Any]]:
-    """Play one game with uniformly random legal actions; return the action count
-    and the states passed (kept only by the caller that times the codec)."""
+def playout_states(game: Game[Any], players: int, seed: int) -> list[Any]:
+    """Every state of one random legal playout (for calibration and the codec timing)."""
     chooser = random.Random(seed)
     state = game.new(players, seed)
-    actions = 0
     states = [state]
-    while True:
-        waiting = game.to_act(state)
-        if not waiting:
-            return actions, states
+    while waiting := game.to_act(state):
         seat = chooser.choice(waiting)
         state = game.apply(state, seat, chooser.choice(game.legal_actions(state, seat)))
         states.append(state)
-        actions += 1
+    return states
 
 
 def play_many(game: Game[Any], players: int, seeds: Sequence[int]) -> int:
-    """The timed loop: the same as random_playout, without keeping states."""
+    """The timed loop: random legal playouts of ``seeds``, counting actions, keeping nothing."""
     total = 0
     for seed in seeds:
         chooser = random.Random(seed)
@@ -88,19 +84,31 @@ def timed(call: Callable[[], Any]) -> float:
     return time.perf_counter() - start
 
 
-def measure(game: Game[Any], players: int, seconds: float, repeats: int, playouts: int | None) -> Row:
+def measure(
+    game: Game[Any], players: int, seconds: float, repeats: int, playouts: int | None, first_seed: int
+) -> Row:
+    """Time one cell. Every playout here, and in no other cell, has its own seed from
+    ``first_seed`` on: a game that memoizes work (Booby-Trap keeps its physics settles)
+    would otherwise time its cache."""
     # Calibrate: one playout's time says how many fit in this cell's share of the budget.
-    _, states = random_playout(game, players, 0)
-    states = states[:: max(1, len(states) // CODEC_STATES)] + states[-1:]
-    one = max(timed(lambda: play_many(game, players, [0])), 1e-6)
+    calibration_seed = first_seed
+    started = time.perf_counter()
+    states = playout_states(game, players, calibration_seed)
+    one = max(time.perf_counter() - started, 1e-6)
     if playouts is None:
-        playouts = int(seconds * 0.8 / (repeats * one))
-        playouts = max(MIN_PLAYOUTS, min(MAX_PLAYOUTS, playouts))
-    seeds = range(playouts)
-    total_actions = play_many(game, players, seeds)
-    times = [timed(lambda: play_many(game, players, seeds)) for _ in range(repeats)]
-    median = statistics.median(times)
+        playouts = max(MIN_PLAYOUTS, min(MAX_PLAYOUTS, int(seconds * 0.8 / (repeats * one))))
+    actions_rates, playout_rates, total_actions = [], [], 0
+    for repeat in range(repeats):
+        start = first_seed + 1 + repeat * playouts
+        seeds = range(start, start + playouts)
+        started = time.perf_counter()
+        actions = play_many(game, players, seeds)
+        elapsed = max(time.perf_counter() - started, 1e-9)
+        actions_rates.append(actions / elapsed)
+        playout_rates.append(playouts / elapsed)
+        total_actions += actions
 
+    states = states[:: max(1, len(states) // CODEC_STATES)] + states[-1:]
     encoded = [game.encode(state) for state in states]
     encode_time = min(timed(lambda: [game.encode(state) for state in states]) for _ in range(CODEC_ROUNDS))
     decode_time = min(timed(lambda: [game.decode(data) for data in encoded]) for _ in range(CODEC_ROUNDS))
@@ -108,9 +116,9 @@ def measure(game: Game[Any], players: int, seconds: float, repeats: int, playout
         game=game.slug,
         players=players,
         playouts=playouts,
-        actions_per_playout=total_actions / playouts,
-        actions_per_second=total_actions / median,
-        playouts_per_second=playouts / median,
+        actions_per_playout=total_actions / (playouts * repeats),
+        actions_per_second=statistics.median(actions_rates),
+        playouts_per_second=statistics.median(playout_rates),
         encodes_per_second=len(states) / max(encode_time, 1e-9),
         decodes_per_second=len(encoded) / max(decode_time, 1e-9),
     )
@@ -163,8 +171,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     share = arguments.seconds / len(cells)
     pinned = pin_to_one_core()
     rows = []
-    for game, players in cells:
-        rows.append(measure(game, players, share, arguments.repeats, arguments.playouts))
+    for index, (game, players) in enumerate(cells):
+        first_seed = index * SEEDS_PER_CELL
+        rows.append(measure(game, players, share, arguments.repeats, arguments.playouts, first_seed))
         print(f"  {game.slug} {players}p done", file=sys.stderr, flush=True)
     print(
         f"Random legal playouts, default options; median of {arguments.repeats} repeats on one core "

@@ -147,13 +147,9 @@ def mutated(
     return action
 
 
-def broken(encoded: Any) -> st.SearchStrategy[Any]:
-    """A real encoding with one part broken: replaced, removed, added or re-typed."""
-    return _broken(encoded)
-
-
 @st.composite
-def _broken(draw: st.DrawFn, encoded: Any) -> Any:
+def broken(draw: st.DrawFn, encoded: Any) -> Any:
+    """A real encoding with one part broken: replaced, removed, added, wrapped or cut short."""
     root = {"root": encoded}
     parent: Any = root
     key: Any = "root"

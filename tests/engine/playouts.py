@@ -79,6 +79,7 @@ def option_values(game: Game[Any]) -> list[tuple[str, Any]]:
     return values
 
 
+@cache  # setting up a game to try an option is not free (Booby-Trap settles its tray)
 def configs(game: Game[Any]) -> list[Config]:
     """Defaults at every player count, then each other option value once.
 
@@ -133,15 +134,21 @@ def play_randomly(config: Config, seed: int, max_actions: int = MAX_ACTIONS) -> 
 
 
 def play_on(
-    game: Game[Any], state: Any, chooser: random.Random, label: str, max_actions: int = MAX_ACTIONS
+    game: Game[Any],
+    state: Any,
+    chooser: random.Random,
+    label: str,
+    max_actions: int = MAX_ACTIONS,
+    stop_after: int | None = None,
 ) -> tuple[tuple[Any, ...], tuple[Move, ...]]:
-    """Random legal moves from ``state`` to the end: the states passed and the moves made."""
+    """Random legal moves from ``state`` to the end (or ``stop_after`` moves, if
+    given): the states passed and the moves made."""
     states = [state]
     moves: list[Move] = []
     while True:
         waiting = game.to_act(state)
         check_to_act(waiting, game.players(state), label, len(moves))
-        if not waiting:
+        if not waiting or len(moves) == stop_after:
             return tuple(states), tuple(moves)
         assert game.result(state) is None, (
             f"{label}: result() is not None at step {len(moves)} while {waiting} owe a decision"

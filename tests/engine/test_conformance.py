@@ -2,7 +2,7 @@
 
 A game joins by being registered in games/engine/registry.py. Each game is run at
 every player count with its default options, and with each other option value once
-(one option changed at a time). The checks themselves are in ``checks.py``; the
+(one option changed at a time). The checks themselves are in ``conformance/``; the
 self-tests at the end show that each kind of check fails on a game that breaks it.
 
 ENGINE_CONFORMANCE_SCALE=10 runs ten times as many playouts and examples.
@@ -20,8 +20,9 @@ import pytest
 
 from games.engine import Game, all_games
 from games.engine.ranking import competition_ranks
-from tests.engine import checks
-from tests.engine.checks import BUDGET
+from games.engine.rng import Rng
+from tests.engine.conformance import actions, codec, common, determinism, facts, results, views
+from tests.engine.conformance.common import BUDGET
 from tests.engine.playouts import Config, Playout, checkpoints, configs, extra_games, recorded
 from tests.engine.toy_game import ToyHighCard, ToyState
 
@@ -45,7 +46,7 @@ def checked(config: Config) -> list[tuple[Playout, list[int]]]:
     """The playouts to check, each with the steps where the expensive checks look
     (the start, the end and steps between)."""
     return [
-        (playout, checkpoints(playout, BUDGET.checkpoints)) for playout in checks.checked_playouts(config)
+        (playout, checkpoints(playout, BUDGET.checkpoints)) for playout in common.checked_playouts(config)
     ]
 
 
@@ -53,7 +54,7 @@ def traced(config: Config) -> list[tuple[Playout, list[int]]]:
     """The playouts to check, each with the steps whose encodings are compared byte for
     byte (encoding every step would cost the square of the length: the log grows)."""
     return [
-        (playout, checkpoints(playout, BUDGET.trace_points)) for playout in checks.checked_playouts(config)
+        (playout, checkpoints(playout, BUDGET.trace_points)) for playout in common.checked_playouts(config)
     ]
 
 
@@ -62,7 +63,7 @@ def traced(config: Config) -> list[tuple[Playout, list[int]]]:
 
 @every_game
 def test_game_declares_its_facts(game: Game[Any]) -> None:
-    checks.check_declared_facts(game)
+    facts.check_declared_facts(game)
 
 
 def test_registered_slugs_are_unique_and_found_by_get() -> None:
@@ -79,32 +80,35 @@ def test_registered_slugs_are_unique_and_found_by_get() -> None:
 
 @every_config
 def test_random_playouts_end(config: Config) -> None:
-    checks.check_playouts_end(config, BUDGET.playouts_per_config)
+    determinism.check_playouts_end(config)
 
 
 @every_config
 def test_same_seed_and_actions_give_byte_identical_states(config: Config) -> None:
     for playout, points in traced(config):
-        checks.check_replay_is_deterministic(playout, points)
+        determinism.check_replay_is_deterministic(playout, points)
 
 
 @pytest.mark.slow
 @every_game
 def test_a_fresh_process_replays_to_the_same_states(game: Game[Any]) -> None:
-    playouts = [playout for config in configs(game) for playout in checks.checked_playouts(config)]
-    checks.check_replay_in_fresh_processes(game, playouts, BUDGET.checkpoints)
+    # The fewest and the most players with default options: hash-seed effects show in any game.
+    defaults = [config for config in configs(game) if not config.options]
+    ends = [defaults[0], defaults[-1]] if len(defaults) > 1 else defaults
+    playouts = [playout for config in ends for playout in common.checked_playouts(config)]
+    determinism.check_replay_in_fresh_processes(game, playouts, BUDGET.checkpoints)
 
 
 @every_config
 def test_apply_leaves_its_input_unchanged(config: Config) -> None:
     for playout, points in traced(config):
-        checks.check_apply_leaves_its_input_unchanged(playout, points)
+        determinism.check_apply_leaves_its_input_unchanged(playout, points)
 
 
 @every_config
 def test_readers_leave_the_state_unchanged(config: Config) -> None:
     for playout, steps in checked(config):
-        checks.check_readers_leave_the_state_unchanged(playout, steps)
+        determinism.check_readers_leave_the_state_unchanged(playout, steps)
 
 
 # -- actions ---------------------------------------------------------------------------
@@ -113,22 +117,22 @@ def test_readers_leave_the_state_unchanged(config: Config) -> None:
 @every_config
 def test_every_legal_action_applies_and_other_seats_are_refused(config: Config) -> None:
     for playout, steps in checked(config):
-        checks.check_legal_actions_apply(playout, steps)
+        actions.check_legal_actions_apply(playout, steps)
 
 
 @every_game
 def test_junk_actions_raise_illegal_action_and_change_nothing(game: Game[Any]) -> None:
-    checks.check_junk_actions(game, checks.state_pool(game, 6), BUDGET.junk_actions)
+    actions.check_junk_actions(game, common.state_pool(game, 6), BUDGET.junk_actions)
 
 
 @every_game
 def test_near_misses_of_legal_actions_are_refused(game: Game[Any]) -> None:
-    checks.check_mutated_legal_actions(game, checks.state_pool(game, 6), BUDGET.near_miss_actions_per_seat)
+    actions.check_mutated_legal_actions(game, common.state_pool(game, 6), BUDGET.near_miss_actions_per_seat)
 
 
 @every_game
 def test_new_refuses_bad_player_counts_seeds_and_options(game: Game[Any]) -> None:
-    checks.check_new_refuses_junk(game, BUDGET.junk_new)
+    actions.check_new_refuses_junk(game, BUDGET.junk_new)
 
 
 @every_game
@@ -150,25 +154,25 @@ def test_every_declared_option_value_is_accepted_at_some_player_count(game: Game
 @every_config
 def test_encode_decode_round_trips_and_play_goes_on_from_it(config: Config) -> None:
     for playout, points in traced(config):
-        checks.check_round_trips(playout, points)
+        codec.check_round_trips(playout, points)
 
 
 @every_game
 def test_decode_of_junk_raises_value_error(game: Game[Any]) -> None:
-    checks.check_decode_refuses_junk(game, checks.state_pool(game, 3), BUDGET.junk_decodes)
+    codec.check_decode_refuses_junk(game, common.state_pool(game, 3), BUDGET.junk_decodes)
 
 
 @every_config
 def test_result_is_none_until_the_end_then_valid_ranks(config: Config) -> None:
-    for seed in range(BUDGET.playouts_per_config):
-        checks.check_result(recorded(config, seed))
+    for playout in common.ending_playouts(config):
+        results.check_result(playout)
 
 
 @every_config
 def test_ranks_favour_the_same_scores_in_every_playout(config: Config) -> None:
     agreeing = {"higher", "lower"}
-    for seed in range(BUDGET.playouts_per_config):
-        agreeing &= checks.check_result(recorded(config, seed))
+    for playout in common.ending_playouts(config):
+        agreeing &= results.check_result(playout)
     assert agreeing, f"{config.id} ranks higher scores first in some playouts and lower in others"
 
 
@@ -178,30 +182,36 @@ def test_ranks_favour_the_same_scores_in_every_playout(config: Config) -> None:
 @every_config
 def test_views_are_json_ready_for_every_seat_and_spectators(config: Config) -> None:
     for playout, steps in checked(config):
-        checks.check_views(playout, steps)
+        views.check_views(playout, steps)
+
+
+@every_config
+def test_views_and_legal_actions_ignore_the_generator_state(config: Config) -> None:
+    for playout, steps in checked(config):
+        views.check_views_ignore_the_generator_state(playout, steps)
 
 
 @every_config
 def test_view_of_a_sampled_state_is_the_view_it_was_sampled_from(config: Config) -> None:
     for playout, steps in checked(config):
-        checks.check_sampled_views_match(playout, steps, BUDGET.samples)
+        views.check_sampled_views_match(playout, steps, BUDGET.samples)
 
 
 @every_config
 def test_sampled_states_agree_with_everything_the_viewer_knows(config: Config) -> None:
     for playout, steps in checked(config):
-        checks.check_sampled_states_agree_on_what_the_viewer_knows(playout, steps, BUDGET.samples)
+        views.check_sampled_states_agree_on_what_the_viewer_knows(playout, steps, BUDGET.samples)
 
 
 @every_config
 def test_play_goes_on_from_sampled_states(config: Config) -> None:
     for playout, steps in checked(config):
-        checks.check_play_goes_on_from_sampled_states(playout, steps)
+        views.check_play_goes_on_from_sampled_states(playout, steps)
 
 
 @every_config
 def test_sample_re_deals_what_the_viewer_cannot_know(config: Config) -> None:
-    checks.check_sample_re_deals(checks.main_playout(config), BUDGET.re_deal_samples)
+    views.check_sample_re_deals(common.main_playout(config), BUDGET.re_deal_samples)
 
 
 # -- the suite itself: each kind of check fails on a game that breaks it -------------------
@@ -227,6 +237,20 @@ class ShowsTheDeck(ToyHighCard):
 class ShowsTheGenerator(ToyHighCard):
     def view(self, state: ToyState, seat: int | None) -> dict[str, Any]:
         return {**super().view(state, seat), "shuffle": state.rng}
+
+
+class ShowsTheNextDrawAndSamplesToMatch(ToyHighCard):
+    """Shows whether the next shuffle-decided draw is odd (from the generator state),
+    and samples a generator state that agrees: the sampling checks cannot see it."""
+
+    def view(self, state: ToyState, seat: int | None) -> dict[str, Any]:
+        return {**super().view(state, seat), "next_is_odd": Rng(state.rng).below(2)}
+
+    def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> ToyState:
+        sampled = super().sample(view, seat, rng)
+        while Rng(sampled.rng).below(2) != view["next_is_odd"]:
+            sampled = replace(sampled, rng=rng.getrandbits(64))
+        return sampled
 
 
 class CrashesOnCardsNotInHand(ToyHighCard):
@@ -281,27 +305,36 @@ def _toy_config(game: ToyHighCard, players: int = 3) -> Config:
 
 def test_suite_passes_the_toy_game_as_written() -> None:
     playout = recorded(_toy_config(ToyHighCard()), 0)
-    checks.check_sample_re_deals(playout, 8)
-    checks.check_sampled_views_match(playout, [0, 5, len(playout.moves)], 2)
+    views.check_sample_re_deals(playout, 8)
+    views.check_sampled_views_match(playout, [0, 5, len(playout.moves)], 2)
 
 
 def test_suite_catches_a_view_that_leaks_hidden_cards() -> None:
     playout = recorded(_toy_config(ShowsTheDeck()), 0)
-    checks.check_sampled_views_match(playout, [0, 3], 2)  # the sampler hides the leak from this check...
+    views.check_sampled_views_match(playout, [0, 3], 2)  # the sampler hides the leak from this check...
     with pytest.raises(AssertionError, match="rebuilt the true state"):
-        checks.check_sample_re_deals(playout, 8)  # ...but not from this one
+        views.check_sample_re_deals(playout, 8)  # ...but not from this one
 
 
 def test_suite_catches_a_view_that_shows_the_generator_state() -> None:
     playout = recorded(_toy_config(ShowsTheGenerator()), 0)
     with pytest.raises(AssertionError, match="generator state"):
-        checks.check_views(playout, [0])
+        views.check_views(playout, [0])
+
+
+def test_suite_catches_a_view_that_shows_what_the_generator_will_draw() -> None:
+    playout = recorded(_toy_config(ShowsTheNextDrawAndSamplesToMatch()), 0)
+    steps = [0, 3, 6]
+    views.check_sampled_views_match(playout, steps, 2)  # the matching sampler hides it here...
+    views.check_views(playout, steps)  # ...the generator state itself is not shown...
+    with pytest.raises(AssertionError, match="changes with the generator state"):
+        views.check_views_ignore_the_generator_state(playout, steps)  # ...but it changes the view
 
 
 def test_suite_catches_apply_raising_something_other_than_illegal_action() -> None:
     game = CrashesOnCardsNotInHand()
     with pytest.raises(ValueError) as caught:
-        checks.check_mutated_legal_actions(game, checks.state_pool(game, 6), 4)
+        actions.check_mutated_legal_actions(game, common.state_pool(game, 6), 4)
     assert type(caught.value) is ValueError  # not an IllegalAction, which is a ValueError too
 
 
@@ -310,25 +343,25 @@ def test_suite_catches_order_that_depends_on_the_hash_seed() -> None:
     game = OrdersBySetIteration()
     playouts = [recorded(_toy_config(game, players), 0) for players in (2, 3, 4)]
     with pytest.raises(AssertionError, match="fresh process"):
-        checks.check_replay_in_fresh_processes(game, playouts, BUDGET.checkpoints)
+        determinism.check_replay_in_fresh_processes(game, playouts, BUDGET.checkpoints)
 
 
 def test_suite_catches_a_sampler_that_disagrees_with_the_view() -> None:
     playout = recorded(_toy_config(SamplerIgnoresOwnHand()), 0)
     with pytest.raises(AssertionError, match="view of a sampled state differs"):
-        checks.check_sampled_views_match(playout, [0], 1)
+        views.check_sampled_views_match(playout, [0], 1)
 
 
 def test_suite_catches_legal_actions_that_depend_on_hidden_facts() -> None:
     playout = recorded(_toy_config(LegalActionsInDeckOrder()), 0)
     steps = list(range(len(playout.states)))
     with pytest.raises(AssertionError, match="legal actions differ"):
-        checks.check_sampled_states_agree_on_what_the_viewer_knows(playout, steps, 2)
+        views.check_sampled_states_agree_on_what_the_viewer_knows(playout, steps, 2)
 
 
 def test_suite_catches_ranks_that_flip_between_playouts() -> None:
     game = RanksFlipWithTheDeal()
     agreeing = {"higher", "lower"}
     for seed in range(6):
-        agreeing &= checks.check_result(recorded(_toy_config(game), seed))
+        agreeing &= results.check_result(recorded(_toy_config(game), seed))
     assert not agreeing
