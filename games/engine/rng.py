@@ -56,6 +56,10 @@ class Rng:
         """A uniform int in ``0..n-1`` (rejection sampling, so no modulo bias)."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
+        if n > 1 << 64:
+            # One 64-bit draw cannot cover a bigger range; the rejection limit
+            # below would be 0 and the loop would never end.
+            raise ValueError("below() draws from 64 bits: the bound must be at most 2**64")
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
             value = self.next64()

@@ -562,3 +562,9 @@ def test_base_encode_and_decode_use_the_state_type() -> None:
 @pytest.mark.parametrize("slug", ["no-such-game", None, [], 3])
 def test_get_refuses_unknown_games(slug: Any) -> None:
     assert code_of(get, slug) == "no_such_game"
+
+
+def test_below_refuses_a_bound_beyond_64_bits_instead_of_looping() -> None:
+    assert 0 <= Rng(3).below(1 << 64) < 1 << 64
+    with pytest.raises(ValueError, match="at most 2\\*\\*64"):
+        Rng(3).below((1 << 64) + 1)
