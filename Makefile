@@ -2,13 +2,15 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# The browser tests drive Debian's chromium (Playwright's own browser download is not used).
+CHROMIUM := /usr/bin/chromium
 
 .PHONY: run test lint typecheck check bench vendor clean
 
 run: $(VENV)/.installed-runtime
 	$(BIN)/python -m boomsite.run
 
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev $(CHROMIUM)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
@@ -38,6 +40,10 @@ $(VENV)/.installed-runtime: requirements.txt $(VENV)/bin/python
 $(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(VENV)/.installed-runtime
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
+
+$(CHROMIUM):
+	@command -v apt-get >/dev/null || { echo "Install chromium (Debian's package) for the browser tests"; exit 1; }
+	$$([ "$$(id -u)" -eq 0 ] || echo sudo) sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'
 
 vendor:
 	cd $$(mktemp -d) && npm pack --silent htmx.org@2.0.8 && tar xzf htmx.org-2.0.8.tgz \

@@ -57,3 +57,21 @@ class User(AbstractUser):
 def display_name_of(user: User) -> str:
     """What allauth shows for a user (ACCOUNT_USER_DISPLAY)."""
     return user.public_name
+
+
+class ApiToken(models.Model):
+    """A personal token for the JSON API (docs/api.md). Only its SHA-256 is stored:
+    the token itself is shown once, when it is created."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60, help_text="What the token is for, e.g. 'my bot'.")
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    prefix = models.CharField(max_length=8, editable=False, help_text="The token's first characters.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

@@ -4,10 +4,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from accounts.forms import AccountSettingsForm
 from accounts.models import User
-from accounts.services import user_update_settings
+from accounts.services import TokenError, api_token_create, api_token_revoke, user_update_settings
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -27,4 +28,39 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         )
         messages.success(request, "Your settings are saved.")
         return redirect("account_settings")
-    return render(request, "accounts/settings.html", {"form": form})
+    return render(
+        request,
+        "accounts/settings.html",
+        {
+            "form": form,
+            "tokens": request.user.api_tokens.all(),
+            "new_token": request.session.pop("new_api_token", None),
+        },
+    )
+
+
+@login_required
+@require_POST
+def api_token_new(request: HttpRequest) -> HttpResponse:
+    assert isinstance(request.user, User)
+    try:
+        token, secret = api_token_create(user=request.user, name=request.POST.get("name", ""))
+    except TokenError as error:
+        messages.error(request, str(error))
+    else:
+        # Shown once on the next page, then gone: only its hash is stored.
+        request.session["new_api_token"] = {"name": token.name, "secret": secret}
+    return redirect("account_settings")
+
+
+@login_required
+@require_POST
+def api_token_delete(request: HttpRequest, token_id: int) -> HttpResponse:
+    assert isinstance(request.user, User)
+    try:
+        api_token_revoke(user=request.user, token_id=token_id)
+    except TokenError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "The token is revoked: programs using it are refused from now on.")
+    return redirect("account_settings")

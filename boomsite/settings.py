@@ -75,6 +75,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.your_turn",
             ],
         },
     },
@@ -94,6 +95,8 @@ if EMBEDDED:
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
             },
+            # A file, not memory: the tests' Daphne and Celery worker processes open it too.
+            "TEST": {"NAME": VAR_DIR / "test-db.sqlite3"},
         }
     }
 else:
@@ -105,7 +108,10 @@ REDIS_URL = config.redis_url()
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": "boomsite"},
+        # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
+        # channels-redis blocks for in BZPOPMIN: every socket idle for 5 s then died
+        # with "Timeout reading". The read timeout must outlast that block.
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}], "prefix": "boomsite"},
     }
 }
 # The cache (rate limits, sessions stay in the database) lives in database 1 of
@@ -126,7 +132,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# A bot turn whose task was lost (a dead worker, a broker restart) is queued again
+# by this sweep once it has waited BOT_TURN_STALE_SECONDS.
+BOT_TURN_STALE_SECONDS = 30
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "sweep-bot-turns": {"task": "games.tasks.sweep_bot_turns", "schedule": 30.0},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # -- accounts -----------------------------------------------------------------

@@ -21,3 +21,10 @@ def send_match_updated(*, match_id: int, ply: int) -> None:
     async_to_sync(layer.group_send)(
         match_group(match_id), {"type": "match.updated", "match_id": match_id, "ply": ply}
     )
+
+
+def send_chat_posted(*, match_id: int, message_id: int) -> None:
+    """Tell every socket on a match that a chat message was posted (each reads it from the database)."""
+    layer = get_channel_layer()
+    assert layer is not None
+    async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.chat", "message_id": message_id})

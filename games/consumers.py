@@ -1,53 +1,193 @@
-"""The match WebSocket: joins the match's group and relays its doorbell messages.
+"""The match WebSocket (``/ws/matches/<id>/``): moves and chat up, boards down.
+
+The channel layer only rings a doorbell (``match.updated`` with a ply, or
+``match.chat`` with a message id). On each ring this consumer re-reads the match
+and renders the board from *its own viewer's* seat view, so hidden information
+never crosses the channel layer and never reaches the wrong browser. Moves go
+through the same service as a form post or the API.
 
 An async consumer, on purpose and against the Channels default: a sync consumer
 blocks a worker thread in ``async_to_sync`` during ``disconnect``, and when Daphne
 shuts down with sockets open its event loop is gone, so that thread waits forever
-and the process never exits (seen in tests/boomsite/test_scale_out.py). Work that
-takes row locks will run through ``database_sync_to_async`` and the services.
-Until matches exist (issue #7) a socket hears the doorbell (``updated``) and who
-comes and goes (``presence``).
+and the process never exits (seen in tests/boomsite/test_scale_out.py). Database
+work runs in ``database_sync_to_async``.
 """
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
 
+from games import selectors, services
 from games.channels import match_group
+from games.models import ChatMessage
+from games.pages import chat_html, live_html
+
+# A socket may send this many messages at once, refilled at RATE_PER_SECOND: above
+# the pace of a quick player clicking through forced moves, far below a flood. A
+# socket that keeps flooding is closed.
+BURST = 30
+RATE_PER_SECOND = 10.0
+STRIKES_BEFORE_CLOSE = 20
+MAX_MESSAGE_BYTES = 16 * 1024
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOODING = 4029
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
-        self.group = match_group(self.scope["url_route"]["kwargs"]["match_id"])
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.user = self.scope.get("user")
+        self.tokens = float(BURST)
+        self.refilled_at = time.monotonic()
+        self.strikes = 0
+        try:
+            await database_sync_to_async(selectors.access)(self.match_id, self.user)
+        except selectors.NotVisible:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._announce(online=True)
+        await self._send_board()
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self._announce(online=False)
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
+    # -- from the browser ------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self._take_token():
+            self.strikes += 1
+            if self.strikes >= STRIKES_BEFORE_CLOSE:
+                await self.close(code=CLOSE_FLOODING)
+                return
+            await self._error("rate_limited", "Slow down: too many messages.")
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self._error("malformed_message", "Messages are JSON text of at most 16 KB.")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self._error("malformed_message", "That message is not valid JSON.")
+            return
+        await self.receive_json(content)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "ping":
             await self.send_json({"type": "pong"})
-            return
-        await self.send_json({"type": "error", "code": "unknown_message", "message": "Unknown message type."})
+        elif kind in ("hello", "refresh"):
+            await self._send_board()
+        elif kind == "act":
+            await self._act(content)
+        elif kind == "chat":
+            await self._chat(content)
+        else:
+            await self._error("unknown_message", "Unknown message type.")
 
-    # -- channel layer events (type "match.updated" is handled by match_updated) --
+    async def _act(self, content: dict[str, Any]) -> None:
+        action_id = content.get("action_id")
+        echo = action_id if isinstance(action_id, str) and len(action_id) <= 64 else None
+        if self.user is None or not self.user.is_authenticated:
+            await self._error("login_required", "Log in to play.", action_id=echo)
+            return
+        try:
+            result = await database_sync_to_async(services.match_submit_action)(
+                match_id=self.match_id,
+                user=self.user,
+                action=content.get("action"),
+                ply=content.get("ply"),
+                action_id=action_id,
+            )
+        except services.MatchError as error:
+            await self._error(error.code, str(error), action_id=echo)
+            return
+        await self.send_json(
+            {"type": "acted", "ply": result.ply, "action_id": echo, "duplicate": result.duplicate}
+        )
+
+    async def _chat(self, content: dict[str, Any]) -> None:
+        if self.user is None or not self.user.is_authenticated:
+            await self._error("login_required", "Log in to chat.")
+            return
+        try:
+            await database_sync_to_async(services.chat_post)(
+                match_id=self.match_id, user=self.user, text=content.get("text")
+            )
+        except services.MatchError as error:
+            await self._error(error.code, str(error))
+            return
+        await self.send_json({"type": "chatted"})
+
+    # -- channel layer events ------------------------------------------------------
 
     async def match_updated(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "updated", "ply": event["ply"]})
+        await self._send_board()
+
+    async def match_chat(self, event: dict[str, Any]) -> None:
+        html = await database_sync_to_async(self._chat_html)(event["message_id"])
+        if html is not None:
+            await self.send_json({"type": "chat", "id": event["message_id"], "html": html})
 
     async def match_presence(self, event: dict[str, Any]) -> None:
         if event["sender"] != self.channel_name:
             await self.send_json({"type": "presence", "online": event["online"], "who": event["who"]})
 
+    # -- helpers -----------------------------------------------------------------------
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(float(BURST), self.tokens + (now - self.refilled_at) * RATE_PER_SECOND)
+        self.refilled_at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def _viewer_zone(self) -> str:
+        return getattr(self.user, "time_zone", None) or "UTC"
+
+    def _board(self) -> tuple[int, str] | None:
+        try:
+            acc = selectors.access(self.match_id, self.user)
+        except selectors.NotVisible:
+            return None
+        with timezone.override(self._viewer_zone()):
+            return acc.match.ply, live_html(acc)
+
+    def _chat_html(self, message_id: int) -> str | None:
+        message = (
+            ChatMessage.objects.select_related("user").filter(pk=message_id, match_id=self.match_id).first()
+        )
+        if message is None:
+            return None
+        with timezone.override(self._viewer_zone()):
+            return chat_html(message)
+
+    async def _send_board(self) -> None:
+        board = await database_sync_to_async(self._board)()
+        if board is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        ply, html = board
+        await self.send_json({"type": "board", "ply": ply, "html": html})
+
+    async def _error(self, code: str, message: str, *, action_id: str | None = None) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "action_id": action_id})
+
     async def _announce(self, *, online: bool) -> None:
-        user = self.scope.get("user")
+        user = self.user
         who = user.public_name if user is not None and user.is_authenticated else "A spectator"
         await self.channel_layer.group_send(
             self.group,

@@ -1,11 +1,22 @@
 from django.urls import path
 
-from games import views
+from games import api, views
 
 urlpatterns = [
     path("play/", views.play, name="play"),
     path("play/<slug:slug>/", views.game_detail, name="game_detail"),
     path("matches/", views.my_matches, name="my_matches"),
+    path("matches/<int:match_id>/", views.match_page, name="match"),
+    path("matches/<int:match_id>/board", views.match_board, name="match_board"),
+    path("matches/<int:match_id>/act", views.match_act, name="match_act"),
+    path("matches/<int:match_id>/join", views.match_join, name="match_join"),
+    path("matches/<int:match_id>/decline", views.match_decline, name="match_decline"),
+    path("matches/<int:match_id>/leave", views.match_leave, name="match_leave"),
+    path("matches/<int:match_id>/resign", views.match_resign, name="match_resign"),
+    path("matches/<int:match_id>/chat", views.match_chat, name="match_chat"),
+    path("api/", api.docs, name="api_docs"),
+    path("api/matches/<int:match_id>", api.match_detail, name="api_match"),
+    path("api/matches/<int:match_id>/actions", api.match_actions, name="api_match_actions"),
     path("history/", views.history, name="history"),
     path("tournaments/", views.tournaments, name="tournaments"),
 ]

@@ -51,16 +51,44 @@ def wait_for(
     raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
 
 
+@pytest.fixture(scope="session")
+def site_env(django_db_setup: None) -> dict[str, str]:
+    """The environment for site processes (Daphne, workers) that must use the test database.
+
+    Tests that share data with those processes commit it: mark them
+    ``django_db(transaction=True)`` and call ``ensure_bot_accounts()`` (a flush
+    between transactional tests removes the rows the migrations made).
+    """
+    from django.db import connection
+
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.site_settings",
+        "BOOMSITE_TEST_DB_NAME": str(connection.settings_dict["NAME"]),
+        "HTTPS_ONLY": "false",
+    }
+
+
+def ensure_bot_accounts() -> None:
+    """Put back the bot accounts the data migration made (transactional tests flush them)."""
+    import importlib
+
+    from django.apps import apps
+
+    importlib.import_module("accounts.migrations.0002_bot_accounts").create_bots(apps, None)
+
+
 @pytest.fixture(scope="module")
-def celery_worker_process() -> Iterator[str]:
-    """A real Celery worker process on the tests' broker, for one test module; yields its node name."""
+def celery_worker_process(site_env: dict[str, str]) -> Iterator[str]:
+    """A real Celery worker process on the tests' broker and database, for one test module."""
     from boomsite.celery import app
 
+    app.control.purge()  # tasks queued by earlier tests name rows that are gone
     name = f"test-{uuid.uuid4().hex[:8]}@localhost"
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "boomsite", "worker", "--pool", "solo",
          "--without-gossip", "--without-mingle", "--loglevel", "WARNING", "-n", name],
-        cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        cwd=ROOT, env=site_env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
         wait_for(

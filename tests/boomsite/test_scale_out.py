@@ -7,28 +7,52 @@ the channel layer (Redis) carries the group messages between processes.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
+from accounts.models import User
+from games.services import SeatRequest, match_create, match_join
 from tests.boomsite.test_run import free_port
 from tests.conftest import ROOT, wait_for
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def site(site_env: dict[str, str]) -> dict[str, str]:
+    return site_env
+
+
+@pytest.fixture
+def public_matches() -> Callable[[int], list[int]]:
+    """Public matches waiting for players (anyone may watch them), by id."""
+
+    def make(count: int) -> list[int]:
+        owner = User.objects.create_user(username=f"owner{User.objects.count()}", password="x")
+        return [
+            match_create(
+                creator=owner, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
+            ).pk
+            for _ in range(count)
+        ]
+
+    return make
 
 
 @contextmanager
-def daphne(port: int) -> Iterator[subprocess.Popen[bytes]]:
+def daphne(port: int, env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
+    log = open(Path(env["BOOMSITE_VAR_DIR"]) / f"daphne-{port}.log", "wb")  # noqa: SIM115 (closed below)
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "boomsite.asgi:application"],
-        cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
         wait_for(lambda: process.poll() is not None or _accepts(port), timeout=60, what=f"Daphne on {port}")
@@ -38,6 +62,7 @@ def daphne(port: int) -> Iterator[subprocess.Popen[bytes]]:
         process.terminate()
         # Daphne must exit promptly on SIGTERM even with sockets open (deploys restart it).
         process.wait(timeout=20)
+        log.close()
 
 
 def _accepts(port: int) -> bool:
@@ -60,45 +85,67 @@ def receive(ws: ClientConnection) -> dict[str, Any]:
     return message
 
 
-def test_a_message_through_one_daphne_reaches_a_socket_on_the_other() -> None:
+def receive_kind(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    while True:
+        message = receive(ws)
+        if message["type"] == kind:
+            return message
+
+
+def test_a_message_through_one_daphne_reaches_a_socket_on_the_other(
+    site: dict[str, str], public_matches: Any
+) -> None:
+    (match_id,) = public_matches(1)
     first_port, second_port = free_port(), free_port()
-    with daphne(first_port), daphne(second_port), match_socket(second_port, 41) as listener:
-        with match_socket(first_port, 41) as newcomer:
+    with daphne(first_port, site), daphne(second_port, site), match_socket(second_port, match_id) as listener:
+        assert receive(listener)["type"] == "board"  # every socket gets its board on arrival
+        with match_socket(first_port, match_id) as newcomer:
             # The newcomer's arrival is announced to the match group by process one...
             assert receive(listener) == {"type": "presence", "online": True, "who": "A spectator"}
             newcomer.send(json.dumps({"type": "ping"}))
-            assert receive(newcomer) == {"type": "pong"}
+            assert receive_kind(newcomer, "pong") == {"type": "pong"}
         # ...and so is its departure.
         assert receive(listener) == {"type": "presence", "online": False, "who": "A spectator"}
 
 
-def test_the_match_doorbell_reaches_sockets_on_both_processes_and_no_other_match() -> None:
-    from games.channels import send_match_updated
-
+def test_a_move_through_one_daphne_is_pushed_to_sockets_on_both_and_no_other_match(
+    site: dict[str, str], public_matches: Any
+) -> None:
+    first, other = public_matches(2)
+    bob = User.objects.create_user(username="bob", password="x")
     first_port, second_port = free_port(), free_port()
     with (
-        daphne(first_port),
-        daphne(second_port),
-        match_socket(first_port, 42) as one,
-        match_socket(second_port, 42) as two,
-        match_socket(second_port, 43) as elsewhere,
+        daphne(first_port, site),
+        daphne(second_port, site),
+        match_socket(first_port, first) as one,
+        match_socket(second_port, first) as two,
+        match_socket(second_port, other) as elsewhere,
     ):
-        assert receive(one)["type"] == "presence"  # "two" arrived after "one"
-        send_match_updated(match_id=42, ply=7)
-        assert receive(one) == {"type": "updated", "ply": 7}
-        assert receive(two) == {"type": "updated", "ply": 7}
+        for ws in (one, two, elsewhere):
+            assert receive_kind(ws, "board")["ply"] == 0
+        match_join(match_id=first, user=bob)  # the match starts: its doorbell rings on Redis
+        for ws in (one, two):
+            pushed = receive_kind(ws, "board")
+            assert 'data-status="running"' in pushed["html"]
         with pytest.raises(TimeoutError):
-            elsewhere.recv(timeout=1)
+            receive_kind(elsewhere, "board")  # presence notes may come; no board in 10 s
+        # Idle for 10 s, the socket still hears its own match (a 5 s Redis read
+        # timeout once killed every idle socket: see CHANNEL_LAYERS in settings).
+        match_join(match_id=other, user=User.objects.create_user(username="carl", password="x"))
+        assert 'data-status="running"' in receive_kind(elsewhere, "board")["html"]
 
 
-def test_a_socket_from_a_foreign_origin_is_refused() -> None:
+def test_a_socket_from_a_foreign_origin_is_refused(site: dict[str, str]) -> None:
     port = free_port()
-    with daphne(port), pytest.raises(Exception, match="403"):
+    with daphne(port, site), pytest.raises(Exception, match="403"):
         connect(f"ws://127.0.0.1:{port}/ws/matches/1/", origin=Origin("http://evil.example"), open_timeout=10)
 
 
-def test_daphne_stops_promptly_on_sigterm_with_sockets_still_open() -> None:
+def test_daphne_stops_promptly_on_sigterm_with_sockets_still_open(
+    site: dict[str, str], public_matches: Any
+) -> None:
+    (match_id,) = public_matches(1)
     port = free_port()
-    with daphne(port) as process, match_socket(port, 44), match_socket(port, 44):
+    with daphne(port, site) as process, match_socket(port, match_id), match_socket(port, match_id):
         process.terminate()
         assert process.wait(timeout=20) == 0

@@ -1,0 +1,108 @@
+"""The JSON API for programs, documented in docs/api.md.
+
+Authentication is a personal token only (``Authorization: Bearer <token>``, made on
+the account page), never the session cookie: so these endpoints need no CSRF
+token and a browser cannot be tricked into calling them. Errors are
+``{"error": {"code", "message"}}`` with a fitting HTTP status.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
+
+from accounts.models import User
+from accounts.services import api_token_user
+from games import selectors, services
+
+MAX_BODY_BYTES = 16 * 1024
+
+# How a service's refusal maps onto HTTP.
+_STATUS_FOR_CODE = {
+    "no_such_match": 404,
+    "not_your_seat": 403,
+    "resigned": 403,
+    "stale_ply": 409,
+    "not_your_turn": 409,
+    "game_over": 409,
+    "not_running": 409,
+    "action_id_taken": 409,
+}
+
+
+def _error(code: str, message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+def _token_user(request: HttpRequest) -> User | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, secret = header.partition(" ")
+    if scheme.lower() != "bearer" or not secret.strip():
+        return None
+    return api_token_user(secret.strip())
+
+
+def _unauthorised() -> JsonResponse:
+    response = _error("unauthorised", "Send a valid API token: Authorization: Bearer <token>.", 401)
+    response["WWW-Authenticate"] = 'Bearer realm="boomsite"'
+    return response
+
+
+def _caller(request: HttpRequest, match_id: int, method: str) -> tuple[User, selectors.Access] | JsonResponse:
+    """The token's user and what they may see of the match, or the error to answer."""
+    if request.method != method:
+        return _error("method_not_allowed", f"Use {method}.", 405)
+    user = _token_user(request)
+    if user is None:
+        return _unauthorised()
+    try:
+        return user, selectors.access(match_id, user)
+    except selectors.NotVisible:
+        return _error("no_such_match", "There is no such match.", 404)
+
+
+@csrf_exempt
+def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
+    """GET: the caller's view of the match, its ply and the caller's legal actions."""
+    caller = _caller(request, match_id, "GET")
+    if isinstance(caller, JsonResponse):
+        return caller
+    return JsonResponse(selectors.api_view(caller[1]))
+
+
+@csrf_exempt
+def match_actions(request: HttpRequest, match_id: int) -> JsonResponse:
+    """POST ``{"action": {...}, "ply": n, "action_id": "<uuid>"?}``: play a move."""
+    caller = _caller(request, match_id, "POST")
+    if isinstance(caller, JsonResponse):
+        return caller
+    if len(request.body) > MAX_BODY_BYTES:
+        return _error("too_large", "A request body is at most 16 KB.", 413)
+    try:
+        body: Any = json.loads(request.body)
+    except ValueError:
+        return _error("malformed_json", "The body must be a JSON object.", 400)
+    if not isinstance(body, dict):
+        return _error("malformed_json", "The body must be a JSON object.", 400)
+    try:
+        result = services.match_submit_action(
+            match_id=match_id, user=caller[0], action=body.get("action"), ply=body.get("ply"),
+            action_id=body.get("action_id"),
+        )  # fmt: skip
+    except services.MatchError as error:
+        return _error(error.code, str(error), _STATUS_FOR_CODE.get(error.code, 400))
+    return JsonResponse(
+        {"ply": result.ply, "duplicate": result.duplicate}, status=200 if result.duplicate else 201
+    )
+
+
+def docs(request: HttpRequest) -> HttpResponse:
+    """docs/api.md, as a page: programs' authors find it from the account page."""
+    text = (Path(settings.BASE_DIR) / "docs" / "api.md").read_text(encoding="utf-8")
+    return render(request, "games/api_docs.html", {"text": text})

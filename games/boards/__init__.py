@@ -1,0 +1,149 @@
+"""What a match page shows of a game, built from one seat's view only.
+
+The server renders every board from ``game.view(state, seat)`` plus the seat's
+legal actions (what the seat may do is its own knowledge), never from the state
+itself: that is what keeps hidden information off the page. ``build_board`` is the
+only place that touches the state; everything after it (the per-game presenter in
+``games/boards/<game>.py`` and the template ``templates/games/<slug>/board.html``)
+sees the ``Board`` alone.
+
+A per-game presenter module has two functions:
+
+- ``label(view, action) -> str``: the words on the button for one legal action;
+- ``prepare(board) -> dict``: extra template context (grids, hands, which action
+  belongs to which card...), available to the template as ``board.extra``.
+
+Every legal action must be reachable from the board as exactly one button made by
+the ``{% actform act %}...{% endactform %}`` tag (``games/templatetags/boards.py``):
+tests and the browser drive games through those buttons.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from games.boards import (
+    booby_trap,
+    boom_box,
+    dont_go_boom,
+    go_fox,
+    its_a_bomb,
+    ka_blam,
+    read_and_grab,
+)
+from games.engine import Game
+from games.engine.log import render_text
+
+PRESENTERS: dict[str, ModuleType] = {
+    "booby-trap": booby_trap,
+    "boom-box": boom_box,
+    "dont-go-boom": dont_go_boom,
+    "go-fox": go_fox,
+    "its-a-bomb": its_a_bomb,
+    "ka-blam": ka_blam,
+    "read-and-grab": read_and_grab,
+}
+
+
+def action_json(action: dict[str, Any]) -> str:
+    """The canonical text of an action: what a button carries and a form posts back."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class ActionButton:
+    action: dict[str, Any]
+    label: str
+
+    @property
+    def json(self) -> str:
+        return action_json(self.action)
+
+    @property
+    def type(self) -> str:
+        return str(self.action.get("type", ""))
+
+
+@dataclass
+class Board:
+    game: Game[Any]
+    view: dict[str, Any]
+    seat: int | None  # the viewer's seat; None for a spectator
+    names: list[str]  # display names, one per seat
+    to_act: list[int]  # seats that owe a decision now
+    actions: list[ActionButton]  # the viewer's legal actions (empty unless the viewer owes one)
+    result: dict[str, Any] | None
+    ply: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        return self.game.slug
+
+    @property
+    def template(self) -> str:
+        return f"games/{self.game.slug}/board.html"
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.actions)
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """The view's log, newest first, each entry with its text in display names."""
+        entries = self.view.get("log") or []
+        return [
+            {**item, "text": render_text(str(item.get("text", "")), self.names)} for item in reversed(entries)
+        ]
+
+    def name(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.names):
+            return ""
+        return self.names[seat]
+
+    def names_text(self, seats: list[int]) -> str:
+        """Seats in words, the viewer as "you": "Ann", "Ann and you", "Ann, Bob and you"."""
+        names = ["you" if seat == self.seat else self.name(seat) for seat in seats]
+        if len(names) <= 1:
+            return "".join(names)
+        return ", ".join(names[:-1]) + " and " + names[-1]
+
+    def action_for(self, **fields: Any) -> ActionButton | None:
+        """The legal action whose fields include all of ``fields`` (templates find buttons by it)."""
+        for button in self.actions:
+            if all(button.action.get(key) == value for key, value in fields.items()):
+                return button
+        return None
+
+    def actions_of(self, kind: str) -> list[ActionButton]:
+        return [button for button in self.actions if button.type == kind]
+
+
+def build_board(game: Game[Any], state: Any, seat: int | None, names: list[str], ply: int) -> Board:
+    """The board one viewer sees; ``seat=None`` for a spectator."""
+    to_act = game.to_act(state)
+    view = game.view(state, seat)
+    presenter = PRESENTERS[game.slug]
+    legal = game.legal_actions(state, seat) if seat is not None and seat in to_act else []
+    board = Board(
+        game=game,
+        view=view,
+        seat=seat,
+        names=names,
+        to_act=to_act,
+        actions=[ActionButton(action, presenter.label(view, action)) for action in legal],
+        result=game.result(state),
+        ply=ply,
+    )
+    board.extra = presenter.prepare(board)
+    return board
+
+
+def render_board(board: Board, context: dict[str, Any] | None = None) -> str:
+    """The game's own board template for ``board`` (the match page wraps it)."""
+    return render_to_string(board.template, {"board": board, **(context or {})})

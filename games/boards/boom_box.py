@@ -1,0 +1,256 @@
+"""Bouldertroll Boom Box's board: every troll's Start Line, the boxes passed to them with
+the claims made, their opened stack and gems, built from one seat's view (see
+games/boards/__init__.py).
+
+Every action is a labelled button on the box it acts on (set aside, pass claiming a
+gem or a Boom, open, remove); ending the turn is a plain button in the turn bar.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from games.boards import Board
+
+CONTENT_WORDS = {"boom": "a Boom", "gem": "one gem", "two_gems": "two gems"}
+CLAIM_WORDS = {"gem": "a gem", "boom": "a Boom"}
+
+
+def _seat_word(seat: int) -> str:
+    # Labels see the view only, not display names; seats are counted from 1 as players see them.
+    return f"Seat {seat + 1}"
+
+
+def _box(view: dict[str, Any], box_id: str) -> dict[str, Any]:
+    box: dict[str, Any] = view["boxes"].get(box_id) or {}
+    return box
+
+
+def label(view: dict[str, Any], action: dict[str, Any]) -> str:
+    kind = action.get("type")
+    box_id = str(action.get("box", ""))
+    box = _box(view, box_id)
+    content = CONTENT_WORDS.get(box.get("content") or "")
+    known = f" ({content})" if content else ""
+    if kind == "set_aside":
+        return f"Set aside box {box_id}{known}"
+    if kind == "pass":
+        claim = CLAIM_WORDS.get(action.get("claim", ""), str(action.get("claim")))
+        return f"Pass box {box_id}{known} to the next player, saying it holds {claim}"
+    if kind == "open":
+        if box.get("owner") == view.get("seat"):
+            return f"Open box {box_id}, your own box that came back{known}"
+        return f"Open box {box_id}"
+    if kind == "done":
+        return "End your turn"
+    if kind == "remove":
+        loss = view.get("pending_loss") or {}
+        opener = loss.get("opener")
+        if opener is None:
+            whose = "the opener's"
+        elif opener == view.get("seat"):
+            whose = "your"
+        else:
+            whose = f"{_seat_word(opener)}'s"
+        return f"Remove box {box_id}{known} from {whose} boxes: it leaves the game unopened"
+    return str(kind)
+
+
+# -- prepare ------------------------------------------------------------------------
+
+
+def prepare(board: Board) -> dict[str, Any]:
+    view = board.view
+    players = int(view["players"])
+    start = board.seat if board.seat is not None else 0
+    # From the viewer round the table: boxes travel this way, to the left.
+    order = [(start + step) % players for step in range(players)]
+    return {
+        "prompt": _prompt(board),
+        "turn": _turn(board),
+        "loss": _loss(board),
+        "seats": [_seat(board, seat) for seat in order],
+        "done": board.action_for(type="done"),
+        "standings": _standings(board),
+    }
+
+
+def _next(board: Board, seat: int) -> int:
+    return (seat + 1) % int(board.view["players"])
+
+
+def _prompt(board: Board) -> str:
+    """One line: what the viewer must do now, or whom the table waits for."""
+    view = board.view
+    phase = view["phase"]
+    if phase == "over" or board.result is not None:
+        return "The game is over: " + _winners_text(board) + "."
+    if phase == "setup":
+        if board.my_turn:
+            left = 2 - view["seats"][board.seat]["set_aside_count"]
+            boxes = "box" if left == 1 else "boxes"
+            return (
+                f"Set aside {left} more {boxes}: they leave the game unseen; "
+                "the other four become your Start Line."
+            )
+        waiting = [seat for seat in view["to_act"] if seat != board.seat]
+        return f"Waiting for {board.names_text(waiting)} to lay out a Start Line."
+    loss = view["pending_loss"]
+    if loss is not None:
+        chooser, opener = loss["chooser"], loss["opener"]
+        if chooser == board.seat:
+            whose = "your own" if opener == board.seat else f"{board.name(opener)}'s"
+            victim = "you were" if opener == board.seat else f"{board.name(opener)} was"
+            return (
+                f"Your Boom went off and {victim} already at zero gems: "
+                f"choose one of {whose} boxes to leave the game unopened."
+            )
+        return f"Waiting for {board.name(chooser)} to choose which of {board.name(opener)}'s boxes leaves the game."
+    turn = view["turn"]
+    if not board.my_turn:
+        return f"Waiting for {board.name(turn['seat'])} to play."
+    can_pass = bool(board.actions_of("pass"))
+    can_open = bool(board.actions_of("open"))
+    to = board.name(_next(board, board.seat or 0))
+    if turn["must_open"]:
+        text = f"Your own box {turn['must_open']} came back to you: you must open it"
+        return text + (f", and you may pass a box to {to}." if can_pass else ".")
+    if turn["must_pass"] and can_pass:
+        text = f"Pass a box to {to} (compulsory while your Start Line has boxes), saying gem or Boom"
+        return text + (", and you may open a box passed to you." if can_open else ".")
+    choices = []
+    if can_pass:
+        choices.append(f"pass a box to {to}")
+    if can_open:
+        choices.append("open a box passed to you")
+    if board.action_for(type="done") is not None:
+        choices.append("end your turn")
+    if len(choices) > 1:
+        return "Your turn: " + ", ".join(choices[:-1]) + " or " + choices[-1] + "."
+    return "Your turn: " + "".join(choices) + "."
+
+
+def _winners_text(board: Board) -> str:
+    result = board.result or board.view.get("result") or {}
+    scores, ranks = result.get("scores") or [], result.get("ranks") or []
+    winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
+    if not winners:
+        return "the scores are final"
+    gems = scores[winners[0]]
+    word = "gem" if gems == 1 else "gems"
+    if winners == [board.seat]:
+        return f"you win with {gems} {word}"
+    verb = "wins" if len(winners) == 1 else "share the win"
+    return f"{board.names_text(winners)} {verb} with {gems} {word}"
+
+
+def _turn(board: Board) -> dict[str, Any] | None:
+    turn = board.view["turn"]
+    if turn is None:
+        return None
+    seat = turn["seat"]
+    return {
+        "title": "Your turn" if seat == board.seat else f"{board.name(seat)}'s turn",
+        "passed": turn["has_passed"],
+        "opened": turn["has_opened"],
+        "must_open": turn["must_open"],
+    }
+
+
+def _loss(board: Board) -> str:
+    loss = board.view["pending_loss"]
+    if loss is None:
+        return ""
+    chooser, opener = loss["chooser"], loss["opener"]
+    who = "You choose" if chooser == board.seat else f"{board.name(chooser)} chooses"
+    whose = "your" if opener == board.seat else f"{board.name(opener)}'s"
+    return f"Box {loss['boom']} was a Boom at zero gems: {who} which of {whose} boxes leaves the game."
+
+
+def _seat(board: Board, seat: int) -> dict[str, Any]:
+    view = board.view
+    facts = view["seats"][seat]
+    mine = seat == board.seat
+    turn = view["turn"]
+    loss = view["pending_loss"]
+    own_setup = list(view["choose_from"] or []) if mine else []
+    return {
+        "seat": seat,
+        "name": board.name(seat),
+        "title": "You" if mine else board.name(seat),
+        "is_me": mine,
+        "colour": facts["colour"],
+        "is_turn": turn is not None and turn["seat"] == seat,
+        "is_choosing": loss is not None and loss["chooser"] == seat,
+        "next_name": "you" if _next(board, seat) == board.seat else board.name(_next(board, seat)),
+        "gems": facts["gems"],
+        "opened_count": facts["boxes_opened"],
+        "held": facts["boxes_held"],
+        "has_chosen": facts["has_chosen"],
+        "setup": view["phase"] == "setup",
+        "over": view["phase"] == "over",
+        "set_aside_count": facts["set_aside_count"],
+        "unchosen": [_box_entry(board, box_id) for box_id in own_setup],
+        "set_aside": [_box_entry(board, box_id) for box_id in (facts["set_aside"] or [])],
+        "start_line": [_box_entry(board, box_id) for box_id in facts["start_line"]],
+        "in_front": [_box_entry(board, box_id) for box_id in facts["in_front"]],
+        # Top of the stack first: the last box opened decides the count.
+        "opened": [_box_entry(board, box_id) for box_id in reversed(facts["opened"])],
+        "removed": [_box_entry(board, item["box"]) for item in view["removed"] if item["from"] == seat],
+    }
+
+
+def _box_entry(board: Board, box_id: str) -> dict[str, Any]:
+    """A box as drawn: colour, what the viewer knows of it, its claims, its buttons."""
+    view = board.view
+    box = _box(view, box_id)
+    content = box.get("content")
+    owner = box.get("owner")
+    turn = view["turn"] or {}
+    passes = [
+        {
+            "from": board.names_text([item["from"]]),
+            "to": board.names_text([item["to"]]),
+            "claim": item["claim"],
+            "claim_word": "Gem" if item["claim"] == "gem" else "Boom",
+        }
+        for item in box.get("passes", [])
+    ]
+    return {
+        "id": box_id,
+        "colour": box.get("colour", ""),
+        "owner": "yours" if owner == board.seat else board.name(owner),
+        "is_own": owner == board.seat,
+        "content": content,
+        "content_words": CONTENT_WORDS.get(content or "", ""),
+        "face_up": bool(box.get("face_up")),
+        # The viewer's own unopened box: its content is known here but still secret.
+        "secret": content is not None and not box.get("face_up"),
+        "last_claim": passes[-1] if passes else None,
+        "earlier_claims": passes[:-1],
+        "returned": turn.get("must_open") == box_id,
+        "set_aside": board.action_for(type="set_aside", box=box_id),
+        "pass_gem": board.action_for(type="pass", box=box_id, claim="gem"),
+        "pass_boom": board.action_for(type="pass", box=box_id, claim="boom"),
+        "open": board.action_for(type="open", box=box_id),
+        "remove": board.action_for(type="remove", box=box_id),
+    }
+
+
+def _standings(board: Board) -> list[dict[str, Any]]:
+    result = board.result
+    if result is None:
+        return []
+    seats = board.view["seats"]
+    rows = [
+        {
+            "name": board.name(seat),
+            "gems": result["scores"][seat],
+            "opened": seats[seat]["boxes_opened"],
+            "rank": result["ranks"][seat],
+            "seat": seat,
+        }
+        for seat in range(len(result["scores"]))
+    ]
+    return sorted(rows, key=lambda row: (row["rank"], row["seat"]))

@@ -1,0 +1,96 @@
+"""The lobby's form: built from the game's declared options and its seat range."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games.bots import AVAILABLE_LEVELS
+from games.engine import Game
+from games.models import TURN_LIMITS, Match
+from games.services import SeatRequest
+
+SEAT_CHOICES = [
+    ("", "— no seat —"),
+    ("me", "Me"),
+    ("open", "Open seat (anyone may join)"),
+    ("invite", "Invite a player…"),
+    *[(f"bot-{level}", f"{level.title()} Bot") for level in AVAILABLE_LEVELS],
+]
+
+
+def _option_field(option: dict[str, Any]) -> forms.Field:
+    label, help_text, default = option["label"], option.get("help", ""), option["default"]
+    if option["kind"] == "int":
+        return forms.IntegerField(
+            label=label, help_text=help_text, initial=default,
+            min_value=option["minimum"], max_value=option["maximum"],
+        )  # fmt: skip
+    if option["kind"] == "choice":
+        return forms.ChoiceField(
+            label=label, help_text=help_text, initial=default,
+            choices=[(choice, str(choice).replace("_", " ").replace("-", " ").capitalize()) for choice in option["choices"]],
+        )  # fmt: skip
+    return forms.BooleanField(label=label, help_text=help_text, initial=default, required=False)
+
+
+class MatchCreateForm(forms.Form):
+    visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial=Match.Visibility.PUBLIC)
+    turn_limit = forms.TypedChoiceField(
+        label="Time control",
+        choices=[("" if limit is None else str(limit), label) for limit, label in TURN_LIMITS],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text="Stored with the match; turn clocks are coming soon.",
+    )
+
+    def __init__(self, game: Game[Any], *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.option_names = []
+        for option in game.options:
+            data = option.as_data()
+            self.fields[f"option_{data['name']}"] = _option_field(data)
+            self.option_names.append(data["name"])
+        self.seat_count = game.max_players
+        for index in range(game.max_players):
+            if index == 0:
+                initial = "me"
+            elif index < max(game.min_players, 2 if game.max_players > 1 else 1):
+                initial = "bot-random" if game.min_players == 1 else "open"
+            else:
+                initial = ""
+            self.fields[f"seat_{index}"] = forms.ChoiceField(
+                label=f"Seat {index + 1}", choices=SEAT_CHOICES, initial=initial, required=False
+            )
+            self.fields[f"seat_{index}_username"] = forms.CharField(
+                label=f"Seat {index + 1}: username to invite", required=False, max_length=150
+            )
+
+    def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[f"seat_{index}"], self[f"seat_{index}_username"]) for index in range(self.seat_count)]
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[f"option_{name}"] for name in self.option_names]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        seats: list[SeatRequest] = []
+        for index in range(self.seat_count):
+            kind = cleaned.get(f"seat_{index}") or ""
+            username = (cleaned.get(f"seat_{index}_username") or "").strip()
+            if kind == "":
+                continue
+            if kind == "invite":
+                if not username:
+                    self.add_error(f"seat_{index}_username", "Whom should we invite to this seat?")
+                seats.append(SeatRequest("invite", username=username))
+            elif kind.startswith("bot-"):
+                seats.append(SeatRequest("bot", level=kind.removeprefix("bot-")))
+            else:
+                seats.append(SeatRequest(kind))  # type: ignore[arg-type]
+        cleaned["seats"] = seats
+        cleaned["options"] = {name: cleaned.get(f"option_{name}") for name in self.option_names}
+        return cleaned

@@ -1,0 +1,171 @@
+"""Matches and what happens in them. Writes go through ``games.services``, never views.
+
+A match's truth is its ``state`` (the engine's encoded state) and ``ply`` (how many
+moves were made). Every move is kept, so a match can be rebuilt from (game, options,
+seed, moves). The seed and the state never leave the server: pages, sockets and the
+API show views only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from games.engine import all_games, get
+
+GAME_CHOICES = [(game.slug, game.name) for game in all_games()]
+
+# Per-turn limits a match can be created with (seconds; None is no limit). The
+# clocks that act on them come with the notifications issue; the choice is stored now.
+TURN_LIMITS: list[tuple[int | None, str]] = [
+    (None, "No time limit"),
+    (5 * 60, "5 minutes per turn"),
+    (60 * 60, "1 hour per turn"),
+    (24 * 60 * 60, "1 day per turn"),
+    (3 * 24 * 60 * 60, "3 days per turn"),
+]
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        RUNNING = "running", "In play"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public: listed in the lobby, anyone may watch"
+        PRIVATE = "private", "Private: only people with the link may join; no spectators"
+
+    game = models.CharField(max_length=40, choices=GAME_CHOICES)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)
+    # Secret: with the moves it rebuilds every hidden card. Never shown to anyone.
+    seed = models.BigIntegerField(null=True, blank=True, editable=False)
+    state = models.JSONField(null=True, blank=True, editable=False)
+    ply = models.PositiveIntegerField(default=0)
+    turn_limit = models.PositiveIntegerField(
+        null=True, blank=True, choices=TURN_LIMITS, help_text="Seconds per turn; empty for no limit."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # The engine's result ({"scores", "ranks", "won"?}) or, for a match ended by
+    # resignations, {"ranks", "resigned"}. Null until the match is over.
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["status", "visibility"])]
+
+    def __str__(self) -> str:
+        return f"{self.game_name} #{self.pk}"
+
+    @property
+    def engine(self) -> Any:
+        return get(self.game)
+
+    def decoded_state(self) -> Any:
+        """The engine's state (server side only: never shown, never sent)."""
+        if self.state is None:
+            raise ValueError(f"{self} has not started: it has no state yet")
+        return self.engine.decode(self.state)
+
+    @property
+    def game_name(self) -> str:
+        return str(self.engine.name)
+
+    @property
+    def is_public(self) -> bool:
+        return self.visibility == self.Visibility.PUBLIC
+
+
+class Seat(models.Model):
+    """One place at the table. ``user`` is empty while the seat is open.
+
+    An invited person's seat holds their user with ``joined_at`` empty until they
+    accept; bots join at once. ``forfeited_at`` marks a player who resigned: the
+    autopilot plays the seat from then on and it is ranked last.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    joined_at = models.DateTimeField(null=True, blank=True)
+    forfeited_at = models.DateTimeField(null=True, blank=True)
+    # Denormalised from the engine after every move, so dashboards and the bot
+    # sweep can query "who owes a decision" without decoding states.
+    owes_decision = models.BooleanField(default=False)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="one_seat_per_index")]
+        indexes = [models.Index(fields=["user", "owes_decision"])]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.index + 1}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def is_invitation(self) -> bool:
+        return self.user_id is not None and self.joined_at is None
+
+    @property
+    def played_by_bot(self) -> bool:
+        """A bot account, or the autopilot for a player who resigned."""
+        return self.forfeited_at is not None or (self.user is not None and self.user.is_bot)
+
+
+class Move(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField(help_text="The match's ply when this move was made (0 for the first).")
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    # Who sent it: the seat's player, a bot account, or nobody (the autopilot).
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    # The client's id for this action: a resent action returns the first answer.
+    action_id = models.UUIDField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "ply"], name="one_move_per_ply"),
+            models.UniqueConstraint(
+                fields=["match", "action_id"],
+                condition=models.Q(action_id__isnull=False),
+                name="one_move_per_action_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} ply {self.ply}"
+
+
+class ChatMessage(models.Model):
+    MAX_LENGTH = 500
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"

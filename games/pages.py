@@ -1,0 +1,39 @@
+"""HTML fragments shared by the match page, its board URL and the match socket.
+
+``live_html`` is the part of the match page that changes as the game goes on
+(players, the board, the log, the buttons): the page renders it once and the
+socket pushes it again, re-rendered for each viewer, after every change.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+
+from games.models import ChatMessage
+from games.selectors import Access, board_for, seat_names
+
+
+def live_html(acc: Access, *, request: HttpRequest | None = None) -> str:
+    """The live part of the match page for one viewer (``request`` adds CSRF tokens to its forms)."""
+    board = board_for(acc)
+    players = [
+        {
+            "seat": seat,
+            "name": name,
+            "owes": board is not None and seat.index in board.to_act and acc.match.status == "running",
+        }
+        for seat, name in zip(acc.seats, seat_names(acc.seats), strict=True)
+    ]
+    context = {
+        "match": acc.match,
+        "acc": acc,
+        "board": board,
+        "players": players,
+        "match_id": acc.match.pk,
+    }
+    return render_to_string("games/_match_live.html", context, request=request)
+
+
+def chat_html(message: ChatMessage) -> str:
+    return render_to_string("games/_chat_message.html", {"message": message})

@@ -1,0 +1,178 @@
+"""Reads for pages, sockets and the API: who may see a match, and what they see.
+
+Everything a viewer is shown of a running game comes from ``board_for``, which
+builds it from the viewer's seat view (``games.boards``); the state never leaves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Count, Q, QuerySet
+
+from accounts.models import User
+from games.boards import Board, build_board
+from games.models import Match, Seat
+
+
+class NotVisible(Exception):
+    """The match does not exist for this viewer (shown as 404: private matches stay unknown)."""
+
+
+@dataclass
+class Access:
+    match: Match
+    seats: list[Seat]
+    my_seat: Seat | None  # the viewer's seat (joined or invited), if any
+
+    @property
+    def seat_index(self) -> int | None:
+        """The seat whose view the viewer gets: a joined seat (a resigned player still sees it)."""
+        if self.my_seat is None or self.my_seat.joined_at is None:
+            return None
+        return self.my_seat.index
+
+    @property
+    def can_act(self) -> bool:
+        return self.seat_index is not None and self.my_seat is not None and self.my_seat.forfeited_at is None
+
+
+def access(match_id: int, user: User | AnonymousUser) -> Access:
+    """What ``user`` may see of a match; raises ``NotVisible``.
+
+    Public matches are open to everyone. A private match is seen by its players and
+    invitees, and while it waits for players by anyone holding its link (to join).
+    """
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise NotVisible
+    seats = list(match.seats.select_related("user"))
+    mine = next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None)
+    if not match.is_public and mine is None and match.status != Match.Status.OPEN:
+        raise NotVisible
+    return Access(match=match, seats=seats, my_seat=mine)
+
+
+def seat_names(seats: list[Seat]) -> list[str]:
+    return [
+        seat.user.public_name if seat.user is not None else f"Open seat {seat.index + 1}" for seat in seats
+    ]
+
+
+def board_for(acc: Access) -> Board | None:
+    """The viewer's board, or None before the match starts."""
+    match = acc.match
+    if match.state is None:
+        return None
+    game = match.engine
+    board = build_board(game, match.decoded_state(), acc.seat_index, seat_names(acc.seats), match.ply)
+    if not acc.can_act:
+        board.actions = []  # a resigned player watches; the autopilot plays the seat
+    return board
+
+
+def api_view(acc: Access) -> dict[str, Any]:
+    """The JSON a program gets: its seat's view, the ply and its legal actions."""
+    match = acc.match
+    data: dict[str, Any] = {
+        "id": match.pk,
+        "game": match.game,
+        "status": match.status,
+        "ply": match.ply,
+        "options": match.options,
+        "seat": acc.seat_index,
+        "players": [
+            {
+                "seat": seat.index,
+                "name": name,
+                "is_bot": bool(seat.user and seat.user.is_bot),
+                "resigned": seat.forfeited_at is not None,
+            }
+            for seat, name in zip(acc.seats, seat_names(acc.seats), strict=True)
+        ],
+        "to_act": [],
+        "view": None,
+        "legal_actions": [],
+        "result": match.result,
+    }
+    board = board_for(acc)
+    if board is not None:
+        data["to_act"] = board.to_act if match.status == Match.Status.RUNNING else []
+        data["view"] = board.view
+        data["legal_actions"] = [button.action for button in board.actions]
+    return data
+
+
+# -- lists -------------------------------------------------------------------------
+
+
+def your_turn_count(user: User) -> int:
+    return Seat.objects.filter(
+        user=user, owes_decision=True, forfeited_at__isnull=True, match__status=Match.Status.RUNNING
+    ).count()
+
+
+def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
+    return matches.prefetch_related("seats__user").select_related("created_by")
+
+
+@dataclass
+class Dashboard:
+    your_turn: list[Match]
+    waiting: list[Match]
+    invitations: list[Match]
+    open: list[Match]  # mine, still waiting for players
+    finished: list[Match]
+
+
+def dashboard(user: User) -> Dashboard:
+    """ "My matches": my turn first, then waiting for others, then open ones."""
+    mine = Seat.objects.filter(user=user)
+    running = _with_seats(
+        Match.objects.filter(status=Match.Status.RUNNING, seats__in=mine.filter(joined_at__isnull=False))
+    ).order_by("-updated_at")
+    my_turn_ids = set(
+        mine.filter(
+            owes_decision=True, forfeited_at__isnull=True, match__status=Match.Status.RUNNING
+        ).values_list("match_id", flat=True)
+    )
+    running_list = list(running.distinct())
+    return Dashboard(
+        your_turn=[match for match in running_list if match.pk in my_turn_ids],
+        waiting=[match for match in running_list if match.pk not in my_turn_ids],
+        invitations=list(
+            _with_seats(
+                Match.objects.filter(status=Match.Status.OPEN, seats__in=mine.filter(joined_at__isnull=True))
+            ).order_by("-created_at")
+        ),
+        open=list(
+            _with_seats(
+                Match.objects.filter(status=Match.Status.OPEN, seats__in=mine.filter(joined_at__isnull=False))
+            ).order_by("-created_at")
+        ),
+        finished=list(
+            _with_seats(Match.objects.filter(status=Match.Status.FINISHED, seats__in=mine)).order_by(
+                "-finished_at"
+            )[:10]
+        ),
+    )
+
+
+def open_public_matches(game_slug: str | None = None, limit: int = 50) -> list[Match]:
+    """Public matches waiting for players with a seat anyone may take."""
+    matches = Match.objects.filter(status=Match.Status.OPEN, visibility=Match.Visibility.PUBLIC).annotate(
+        open_seats=Count("seats", filter=Q(seats__user__isnull=True))
+    )
+    if game_slug:
+        matches = matches.filter(game=game_slug)
+    return list(_with_seats(matches.filter(open_seats__gt=0)).order_by("-created_at")[:limit])
+
+
+def live_public_matches(limit: int = 20) -> list[Match]:
+    return list(
+        _with_seats(
+            Match.objects.filter(status=Match.Status.RUNNING, visibility=Match.Visibility.PUBLIC)
+        ).order_by("-updated_at")[:limit]
+    )

@@ -1,0 +1,423 @@
+"""Every write to matches goes through here: views, consumers, the API and bots alike.
+
+Each service runs in one transaction that locks the match row first, so two moves
+can never interleave. Side effects (the channel-layer doorbell, bot tasks) are
+scheduled with ``on_commit``: nothing is announced that did not happen. Every
+failure is a ``MatchError`` with a stable ``code`` and a message for people, and
+leaves the database as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Literal
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.bots import AVAILABLE_LEVELS
+from games.engine import IllegalAction, get
+from games.engine.options import parse_options
+from games.engine.ranking import competition_ranks
+from games.models import TURN_LIMITS, ChatMessage, Match, Move, Seat
+
+logger = logging.getLogger(__name__)
+
+# The account that plays a level: created by accounts' 0002 data migration.
+BOT_USERNAMES = {level: f"bot-{level}" for level in ("random", "basic", "expert")}
+# Who plays a seat whose player resigned (the autopilot).
+AUTOPILOT_LEVEL = "random"
+
+
+class MatchError(Exception):
+    """A request the match cannot take. ``str(error)`` is shown to the player as is."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """One seat as the lobby asks for it."""
+
+    kind: Literal["me", "open", "invite", "bot"]
+    username: str = ""  # for "invite"
+    level: str = ""  # for "bot"
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    ply: int  # the match's ply after the move
+    duplicate: bool = False  # True when this action id had already been played
+
+
+# -- creating and filling matches ----------------------------------------------
+
+
+def _engine(slug: str) -> Any:
+    try:
+        return get(slug)
+    except IllegalAction:
+        raise MatchError("no_such_game", "There is no such game.") from None
+
+
+def _locked_match(match_id: int) -> Match:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise MatchError("no_such_match", "There is no such match.")
+    return match
+
+
+def _bot_user(level: str) -> User:
+    if level not in AVAILABLE_LEVELS:
+        raise MatchError("no_such_bot", f"There is no {level!r} bot to play with yet.")
+    return User.objects.get(username=BOT_USERNAMES[level], is_bot=True)
+
+
+@transaction.atomic
+def match_create(
+    *,
+    creator: User,
+    game_slug: str,
+    options: dict[str, Any] | None,
+    seats: list[SeatRequest],
+    visibility: str = Match.Visibility.PUBLIC,
+    turn_limit: int | None = None,
+) -> Match:
+    """A new match with ``creator`` in the seat marked "me"; it starts at once if every seat is taken."""
+    game = _engine(game_slug)
+    if creator.is_bot or not creator.is_active:
+        raise MatchError("not_allowed", "This account cannot create matches.")
+    if not game.min_players <= len(seats) <= game.max_players:
+        raise MatchError(
+            "bad_player_count", f"{game.name} is played by {game.min_players} to {game.max_players} players."
+        )
+    kinds = [request.kind for request in seats]
+    # The creator plays, or watches a table of bots; nobody runs a match they are not in.
+    if kinds.count("me") > 1 or (kinds.count("me") == 0 and set(kinds) != {"bot"}):
+        raise MatchError(
+            "seat_yourself", "Take one seat yourself, or fill every seat with bots to watch them."
+        )
+    if visibility not in Match.Visibility.values:
+        raise MatchError("bad_visibility", "A match is either public or private.")
+    if turn_limit not in [limit for limit, _ in TURN_LIMITS]:
+        raise MatchError("bad_turn_limit", "Pick one of the offered time controls.")
+    try:
+        parsed = parse_options(game.options, options)
+        game.new(len(seats), 0, parsed)  # catches combinations only the game knows (variant vs players)
+    except IllegalAction as error:
+        raise MatchError(error.code, str(error)) from None
+
+    now = timezone.now()
+    placed: list[tuple[User | None, bool]] = []  # (user, joined) per seat
+    invited: set[str] = set()
+    for request in seats:
+        if request.kind == "me":
+            placed.append((creator, True))
+        elif request.kind == "open":
+            placed.append((None, False))
+        elif request.kind == "bot":
+            placed.append((_bot_user(request.level), True))
+        elif request.kind == "invite":
+            username = request.username.strip()
+            guest = User.objects.filter(username__iexact=username, is_active=True, is_bot=False).first()
+            if guest is None:
+                raise MatchError("no_such_player", f"There is no player called {username[:40]!r}.")
+            if guest.pk == creator.pk or guest.username in invited:
+                raise MatchError("invited_twice", f"{guest.public_name} can only take one seat.")
+            invited.add(guest.username)
+            placed.append((guest, False))
+        else:
+            raise MatchError("bad_seat", "Each seat is you, an open seat, an invited player or a bot.")
+
+    match = Match.objects.create(
+        game=game.slug, options=parsed, visibility=visibility, turn_limit=turn_limit, created_by=creator
+    )
+    Seat.objects.bulk_create(
+        Seat(match=match, index=index, user=user, joined_at=now if joined else None)
+        for index, (user, joined) in enumerate(placed)
+    )
+    _start_if_full(match)
+    _announce(match)
+    return match
+
+
+def match_join(*, match_id: int, user: User) -> Match:
+    """Take the seat ``user`` was invited to, or else the first open one."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if user.is_bot:
+            raise MatchError("not_allowed", "Bots are seated by the match's creator.")
+        if match.status != Match.Status.OPEN:
+            raise MatchError("not_open", "This match is not waiting for players any more.")
+        seats = list(match.seats.all())
+        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if mine is not None and mine.joined_at is not None:
+            raise MatchError("already_seated", "You already have a seat in this match.")
+        if mine is None:
+            mine = next((seat for seat in seats if seat.user_id is None), None)
+            if mine is None:
+                raise MatchError("match_full", "Every seat in this match is taken.")
+            mine.user = user
+        mine.joined_at = timezone.now()
+        mine.save(update_fields=["user", "joined_at"])
+        _start_if_full(match)
+        _announce(match)
+    return match
+
+
+def match_decline(*, match_id: int, user: User) -> Match:
+    """Turn down an invitation: the seat becomes open for anyone with the link."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = match.seats.filter(user=user, joined_at__isnull=True).first()
+        if match.status != Match.Status.OPEN or seat is None:
+            raise MatchError("not_invited", "You have no invitation to this match.")
+        seat.user = None
+        seat.save(update_fields=["user"])
+        _announce(match)
+    return match
+
+
+def match_leave(*, match_id: int, user: User) -> Match:
+    """Leave a match before it starts; the creator leaving cancels it."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = match.seats.filter(user=user, joined_at__isnull=False).first()
+        if match.status != Match.Status.OPEN or seat is None:
+            raise MatchError("not_seated", "You can only leave a match you joined that has not started.")
+        if match.created_by_id == user.pk:
+            match.status = Match.Status.CANCELLED
+            match.finished_at = timezone.now()
+            match.save(update_fields=["status", "finished_at", "updated_at"])
+        else:
+            seat.user = None
+            seat.joined_at = None
+            seat.save(update_fields=["user", "joined_at"])
+        _announce(match)
+    return match
+
+
+def _start_if_full(match: Match) -> None:
+    seats = list(match.seats.all())
+    if any(seat.joined_at is None for seat in seats):
+        return
+    game = match.engine
+    match.seed = secrets.randbits(63)
+    match.status = Match.Status.RUNNING
+    match.started_at = timezone.now()
+    _store_state(match, seats, game.new(len(seats), match.seed, match.options))
+    match.save()
+
+
+# -- playing ---------------------------------------------------------------------
+
+
+def _parse_ply(ply: Any) -> int:
+    if type(ply) is not int or ply < 0:
+        raise MatchError("bad_ply", "Say which position you are moving from (the ply, a whole number).")
+    return ply
+
+
+def _parse_action_id(action_id: Any) -> uuid.UUID | None:
+    if action_id is None or action_id == "":
+        return None
+    try:
+        return uuid.UUID(str(action_id))
+    except ValueError:
+        raise MatchError("bad_action_id", "The action id must be a UUID.") from None
+
+
+def match_submit_action(
+    *, match_id: int, user: User, action: Any, ply: Any, action_id: Any = None
+) -> SubmitResult:
+    """``user`` plays ``action`` in their seat, if the match is still at ``ply``.
+
+    A resent ``action_id`` (a retry after a lost answer) returns the first answer
+    instead of failing or playing twice.
+    """
+    ply = _parse_ply(ply)
+    move_id = _parse_action_id(action_id)
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if move_id is not None:
+            earlier = Move.objects.filter(match=match, action_id=move_id).first()
+            if earlier is not None:
+                if earlier.user_id != user.pk:
+                    raise MatchError("action_id_taken", "That action id was used for another move.")
+                return SubmitResult(ply=earlier.ply + 1, duplicate=True)
+        seat = match.seats.filter(user=user, joined_at__isnull=False).first()
+        if seat is None or user.is_bot:
+            raise MatchError("not_your_seat", "You are not playing in this match.")
+        if seat.forfeited_at is not None:
+            raise MatchError("resigned", "You resigned from this match.")
+        return _play(match, seat.index, action, ply, user=user, action_id=move_id)
+
+
+def match_play_for_seat(*, match_id: int, seat_index: int, action: Any, ply: Any) -> SubmitResult:
+    """A bot's or the autopilot's move for a seat it plays (bot account, or a resigned player)."""
+    ply = _parse_ply(ply)
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = match.seats.select_related("user").filter(index=seat_index).first()
+        if seat is None or not seat.played_by_bot:
+            raise MatchError("not_a_bot_seat", "That seat is not played by a bot.")
+        user = seat.user if seat.forfeited_at is None else None
+        return _play(match, seat_index, action, ply, user=user, action_id=None)
+
+
+def _play(
+    match: Match, seat_index: int, action: Any, ply: int, *, user: User | None, action_id: uuid.UUID | None
+) -> SubmitResult:
+    if match.status == Match.Status.FINISHED:
+        raise MatchError("game_over", "The game is over.")
+    if match.status != Match.Status.RUNNING:
+        raise MatchError("not_running", "This match has not started.")
+    if ply != match.ply:
+        raise MatchError("stale_ply", "The game has moved on since you looked: here is the latest position.")
+    game = match.engine
+    try:
+        state = game.apply(match.decoded_state(), seat_index, action)
+    except IllegalAction as error:
+        raise MatchError(error.code, str(error)) from None
+    Move.objects.create(
+        match=match, ply=match.ply, seat=seat_index, action=action, user=user, action_id=action_id
+    )
+    match.ply += 1
+    _store_state(match, list(match.seats.all()), state)
+    match.save()
+    _announce(match)
+    return SubmitResult(ply=match.ply)
+
+
+def _store_state(match: Match, seats: list[Seat], state: Any) -> None:
+    """Keep the new state and what is derived from it: who owes a decision, the result."""
+    game = match.engine
+    match.state = game.encode(state)
+    waiting = set(game.to_act(state))
+    for seat in seats:
+        owes = seat.index in waiting
+        if seat.owes_decision != owes:
+            seat.owes_decision = owes
+            seat.save(update_fields=["owes_decision"])
+    result = game.result(state)
+    if result is not None:
+        _finish(match, seats, dict(result))
+
+
+def _finish(match: Match, seats: list[Seat], result: dict[str, Any]) -> None:
+    """Close the match. Players who resigned rank below everyone who played on."""
+    resigned = [seat for seat in seats if seat.forfeited_at is not None]
+    if resigned:
+        result["ranks"] = _ranks_with_resignations(seats, result.get("ranks"))
+        result["resigned"] = [seat.index for seat in resigned]
+    scores = result.get("scores")
+    for seat in seats:
+        seat.rank = result["ranks"][seat.index]
+        seat.score = scores[seat.index] if scores is not None else None
+        seat.owes_decision = False
+        seat.save(update_fields=["rank", "score", "owes_decision"])
+    match.result = result
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+
+
+def _ranks_with_resignations(seats: list[Seat], engine_ranks: list[int] | None) -> list[int]:
+    """Those who played on keep their order (or share first); then who resigned last, and so on."""
+
+    def key(seat: Seat) -> tuple[int, float]:
+        if seat.forfeited_at is None:
+            return (0, engine_ranks[seat.index] if engine_ranks is not None else 1)
+        return (1, -seat.forfeited_at.timestamp())
+
+    return competition_ranks([key(seat) for seat in seats], higher_is_better=False)
+
+
+def match_resign(*, match_id: int, user: User) -> Match:
+    """Give up: the seat ranks last and the autopilot plays it, unless too few players are left."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = match.seats.filter(user=user, joined_at__isnull=False).first()
+        if match.status != Match.Status.RUNNING or seat is None:
+            raise MatchError("not_playing", "You can only resign from a match you are playing.")
+        if seat.forfeited_at is not None:
+            raise MatchError("resigned", "You resigned from this match already.")
+        seat.forfeited_at = timezone.now()
+        seat.save(update_fields=["forfeited_at"])
+        seats = list(match.seats.select_related("user"))
+        playing_on = [seat for seat in seats if seat.forfeited_at is None]
+        people_left = [seat for seat in playing_on if not seat.user.is_bot]  # type: ignore[union-attr]
+        game = match.engine
+        # Nobody left to play for, or (in a game against each other) no one left to play against.
+        if not people_left or (not game.is_cooperative and len(playing_on) < 2):
+            result: dict[str, Any] = {"scores": None, "ranks": None}
+            if game.is_cooperative:
+                result["won"] = False
+            _finish(match, seats, result)
+        match.save()
+        _announce(match)
+    return match
+
+
+# -- chat ---------------------------------------------------------------------------
+
+
+def chat_post(*, match_id: int, user: User, text: Any) -> ChatMessage:
+    if not isinstance(text, str) or not text.strip():
+        raise MatchError("empty_message", "Write something first.")
+    text = text.strip()
+    if len(text) > ChatMessage.MAX_LENGTH:
+        raise MatchError("message_too_long", f"A message is at most {ChatMessage.MAX_LENGTH} characters.")
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = match.seats.filter(user=user, joined_at__isnull=False).first()
+        if seat is None or user.is_bot:
+            raise MatchError("not_your_seat", "Only the match's players can chat.")
+        if match.status == Match.Status.RUNNING:
+            view = match.engine.view(match.decoded_state(), seat.index)
+            if seat.index in view.get("chat_closed_seats", ()):
+                raise MatchError("chat_closed", "Your role keeps silent while the game runs.")
+        message = ChatMessage.objects.create(match=match, user=user, text=text)
+        _after_commit(partial(_send_chat, match.pk, message.pk))
+    return message
+
+
+# -- after commit -----------------------------------------------------------------------
+
+
+def _after_commit(callback: Callable[[], None]) -> None:
+    # robust: the move is stored whatever happens to a doorbell; clients refetch.
+    transaction.on_commit(callback, robust=True)
+
+
+def _announce(match: Match) -> None:
+    """After commit: ring the match's doorbell and queue any bot turn now owed."""
+    _after_commit(partial(_ring, match.pk, match.ply))
+    if match.status == Match.Status.RUNNING:
+        _after_commit(partial(_queue_bot_turn, match.pk, match.ply))
+
+
+def _ring(match_id: int, ply: int) -> None:
+    from games.channels import send_match_updated
+
+    send_match_updated(match_id=match_id, ply=ply)
+
+
+def _send_chat(match_id: int, message_id: int) -> None:
+    from games.channels import send_chat_posted
+
+    send_chat_posted(match_id=match_id, message_id=message_id)
+
+
+def _queue_bot_turn(match_id: int, ply: int) -> None:
+    from games.tasks import bot_play, bot_turn_owed
+
+    if bot_turn_owed(match_id, ply):
+        bot_play.delay(match_id, ply)

@@ -1,0 +1,162 @@
+// The match page, live: one WebSocket per page. Moves and chat go up the socket;
+// the server pushes the re-rendered board (built from this viewer's seat view)
+// with its ply after every change. Without a socket, every form still posts.
+(function () {
+  "use strict";
+  const page = document.getElementById("match-page");
+  if (!page) return;
+  const live = document.getElementById("live-area");
+  const chatList = document.getElementById("chat-list");
+  const chatForm = document.getElementById("chat-form");
+  const status = document.getElementById("connection");
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  let socket = null;
+  let retry = 500;
+  let shownPly = currentPly();
+
+  function currentPly() {
+    const el = document.getElementById("match-live");
+    return el ? parseInt(el.dataset.ply, 10) : -1;
+  }
+
+  function setStatus(text) {
+    status.hidden = !text;
+    status.textContent = text || "";
+  }
+
+  function showBoard(ply, html) {
+    if (ply < shownPly) return; // an older push overtaken by a newer one
+    live.innerHTML = html;
+    shownPly = ply;
+    fillTokens();
+  }
+
+  // Forms pushed over the socket carry no CSRF token: the page's own is used.
+  function fillTokens() {
+    live.querySelectorAll('form[method="post"]').forEach(function (form) {
+      let input = form.querySelector('input[name="csrfmiddlewaretoken"]');
+      if (!input) {
+        input = document.createElement("input");
+        input.type = "hidden";
+        input.name = "csrfmiddlewaretoken";
+        form.appendChild(input);
+      }
+      if (!input.value) input.value = csrf;
+    });
+  }
+
+  function refetch() {
+    fetch(page.dataset.boardUrl, { credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text().then(function (html) {
+          showBoard(parseInt(response.headers.get("X-Match-Ply"), 10), html);
+        });
+      })
+      .catch(function () { setStatus("Could not refresh the board."); });
+  }
+
+  function flash(text) {
+    let box = document.getElementById("match-error");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "match-error";
+      box.className = "message error";
+      box.setAttribute("role", "alert");
+      page.insertBefore(box, page.firstChild.nextSibling);
+    }
+    box.textContent = text;
+    box.hidden = !text;
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + page.dataset.socket);
+    socket.onopen = function () {
+      retry = 500;
+      setStatus("");
+      page.dataset.connected = "yes";
+      socket.send(JSON.stringify({ type: "hello", ply: shownPly }));
+    };
+    socket.onclose = function () {
+      page.dataset.connected = "no";
+      setStatus("Reconnecting…");
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 10000);
+    };
+    socket.onmessage = function (event) {
+      const message = JSON.parse(event.data);
+      if (message.type === "board") {
+        showBoard(message.ply, message.html);
+      } else if (message.type === "updated") {
+        if (message.ply !== shownPly) refetch();
+      } else if (message.type === "chat") {
+        if (!chatList.querySelector('[data-id="' + message.id + '"]')) {
+          chatList.insertAdjacentHTML("beforeend", message.html);
+          chatList.lastElementChild.scrollIntoView({ block: "nearest" });
+        }
+      } else if (message.type === "error") {
+        flash(message.message);
+        // Whatever was refused, show the board as it is now, with its buttons enabled again.
+        refetch();
+      } else if (message.type === "acted" || message.type === "chatted") {
+        flash("");
+      }
+    };
+  }
+
+  function sendOrPost(event, payload) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false; // the form posts as usual
+    event.preventDefault();
+    socket.send(JSON.stringify(payload));
+    return true;
+  }
+
+  // A move: the button's form says what to play and from which ply.
+  live.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+      return;
+    }
+    fillTokens();
+    if (!form.classList.contains("act-form")) return;
+    const sent = sendOrPost(event, {
+      type: "act",
+      action: JSON.parse(form.elements.action.value),
+      ply: parseInt(form.elements.ply.value, 10),
+      action_id: form.elements.action_id.value,
+    });
+    if (sent) form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+  });
+
+  // A drawn piece (e.g. in an SVG) that stands for a button: clicking it presses the button.
+  live.addEventListener("click", function (event) {
+    const speak = event.target.closest(".speak");
+    if (speak) {
+      event.preventDefault();
+      if ("speechSynthesis" in window) {
+        window.speechSynthesis.cancel();
+        window.speechSynthesis.speak(new SpeechSynthesisUtterance(speak.dataset.say));
+      }
+      return;
+    }
+    const target = event.target.closest("[data-click-target]");
+    if (!target) return;
+    const wanted = target.dataset.clickTarget;
+    const button = Array.prototype.find.call(live.querySelectorAll("button[data-action]"), function (b) {
+      return b.dataset.action === wanted;
+    });
+    if (button) button.click();
+  });
+
+  if (chatForm) {
+    chatForm.addEventListener("submit", function (event) {
+      const input = chatForm.elements.text;
+      if (sendOrPost(event, { type: "chat", text: input.value })) input.value = "";
+    });
+  }
+
+  fillTokens();
+  connect();
+})();

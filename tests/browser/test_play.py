@@ -1,0 +1,183 @@
+"""People play through the real pages in chromium: no reloads, the socket keeps boards live."""
+
+from __future__ import annotations
+
+import random
+import re
+from email import message_from_bytes
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from accounts.models import User
+from games.engine import all_games, get
+from games.models import Match
+from tests.accounts.test_flows import body_of
+from tests.conftest import ensure_bot_accounts
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "correct horse battery 42"
+SHORT = {"dont-go-boom": {"rounds": "1"}}
+
+# What the page says about the viewer: over, their turn (an enabled action button), or waiting.
+_PAGE_STATE = """() => {
+  const live = document.getElementById('match-live');
+  if (!live) return null;
+  if (live.dataset.status === 'finished') return 'over';
+  const buttons = [...live.querySelectorAll('button[data-action]')].filter(b => !b.disabled && b.offsetParent !== null);
+  return buttons.length ? 'turn' : null;
+}"""
+
+
+def live_ply(page: Any) -> int:
+    return int(page.get_attribute("#match-live", "data-ply"))
+
+
+def log_in(context: Any, base_url: str, user: User) -> None:
+    client = Client()
+    client.force_login(user)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
+
+
+def take_a_turn(page: Any, rng: random.Random) -> None:
+    """Click one of the enabled action buttons and wait for the pushed board that follows."""
+    page.wait_for_timeout(60)  # a person's pace, not a script's: the socket limits floods
+    ply = live_ply(page)
+    buttons = page.locator("#match-live button[data-action]:enabled:visible")
+    buttons.nth(rng.randrange(buttons.count())).click()
+    try:
+        page.wait_for_function(
+            f"() => parseInt(document.getElementById('match-live').dataset.ply, 10) > {ply}", timeout=30_000
+        )
+    except Exception:
+        error = page.locator("#match-error")
+        raise AssertionError(
+            f"no new board after a click: {error.inner_text() if error.count() else 'no error shown'}"
+        ) from None
+
+
+@pytest.mark.parametrize("slug", [game.slug for game in all_games()])
+def test_a_person_plays_a_whole_match_against_random_bots_through_the_page(
+    live_site: str, browser: Any, slug: str
+) -> None:
+    ensure_bot_accounts()
+    person = User.objects.create_user(username="player", email="player@example.com", password=PASSWORD)
+    game = get(slug)
+    context = browser.new_context()
+    log_in(context, live_site, person)
+    page = context.new_page()
+    page.goto(f"{live_site}/play/{slug}/")
+    players = max(2, game.min_players)
+    # In It's a Bomb! seat 0 is the Crisis Unit, who often has nothing to decide: play an employee.
+    my_seat = 1 if slug == "its-a-bomb" else 0
+    for index in range(game.max_players):
+        page.select_option(
+            f"#id_seat_{index}", "me" if index == my_seat else "bot-random" if index < players else ""
+        )
+    for name, value in SHORT.get(slug, {}).items():
+        page.fill(f"#id_option_{name}", value)
+    page.click("#create-match")
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    page.wait_for_selector("#match-page[data-connected='yes']")
+    rng = random.Random(slug)
+    moves = 0
+    while True:
+        page.wait_for_function(_PAGE_STATE, timeout=60_000)
+        if page.get_attribute("#match-live", "data-status") == "finished":
+            break
+        take_a_turn(page, rng)
+        moves += 1
+        assert moves < 600, "the match should have ended"
+    assert moves >= 1 and page.locator("#game-over").is_visible()
+    match = Match.objects.get()
+    assert match.status == Match.Status.FINISHED and match.ply >= moves
+    context.close()
+
+
+def sign_up_in_browser(page: Any, base_url: str, username: str) -> None:
+    outbox = Path(settings.EMAIL_OUTBOX_DIR)  # type: ignore[misc]  # our own setting (boomsite.mail)
+    before = set(outbox.glob("*.eml")) if outbox.exists() else set()
+    page.goto(f"{base_url}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.com")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+
+    def new_mail() -> Path | None:
+        fresh = [p for p in outbox.glob("*.eml") if p not in before] if outbox.exists() else []
+        return fresh[0] if fresh else None
+
+    from tests.conftest import wait_for
+
+    mail = wait_for(new_mail, timeout=20, what=f"{username}'s verification email")
+    link = re.search(
+        r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", body_of(message_from_bytes(mail.read_bytes()))
+    )
+    assert link
+    page.goto(base_url + link.group(1))
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(f"{base_url}/")
+    if page.locator("nav a", has_text="Log in").count():  # confirming did not sign in: log in
+        page.goto(f"{base_url}/accounts/login/")
+        page.fill("input[name=login]", username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("main form button[type=submit]")
+        page.wait_for_load_state()
+    assert page.locator("nav a", has_text=username).count() >= 1, "signed in"
+
+
+def test_two_people_sign_up_and_see_each_others_moves_live(live_site: str, browser: Any) -> None:
+    ensure_bot_accounts()
+    ann_context, bob_context = browser.new_context(), browser.new_context()
+    ann, bob = ann_context.new_page(), bob_context.new_page()
+    sign_up_in_browser(ann, live_site, "ann")
+    sign_up_in_browser(bob, live_site, "bob")
+
+    # Ann creates a Don't Go Boom match and invites Bob.
+    ann.goto(f"{live_site}/play/dont-go-boom/")
+    ann.select_option("#id_seat_1", "invite")
+    ann.fill("#id_seat_1_username", "bob")
+    ann.fill("#id_option_rounds", "1")
+    ann.click("#create-match")
+    ann.wait_for_url(re.compile(r"/matches/\d+/$"))
+    match_url = ann.url
+
+    # Bob finds the invitation on his dashboard and accepts it.
+    bob.goto(f"{live_site}/matches/")
+    bob.locator("#invitations button", has_text="Accept").click()
+    bob.wait_for_url(match_url)
+    pages = {"ann": ann, "bob": bob}
+    for page in pages.values():
+        page.goto(match_url)
+        page.wait_for_selector("#match-page[data-connected='yes']")
+        page.evaluate("window.__loadedOnce = true")  # gone if the page ever reloads
+
+    rng = random.Random(5)
+    seen_by_other = 0
+    for _ in range(8):
+        for name, page in pages.items():
+            other = pages["bob" if name == "ann" else "ann"]
+            if page.evaluate(_PAGE_STATE) != "turn":
+                continue
+            before = live_ply(other)
+            take_a_turn(page, rng)
+            # The other player's board moves on by itself.
+            other.wait_for_function(
+                f"() => parseInt(document.getElementById('match-live').dataset.ply, 10) > {before}",
+                timeout=15_000,
+            )
+            seen_by_other += 1
+            break
+    assert seen_by_other >= 6
+    for page in pages.values():
+        assert page.evaluate("window.__loadedOnce") is True, "the page was never reloaded"
+        assert page.locator(".log-list li").count() >= 1
+    ann_context.close()
+    bob_context.close()

@@ -1,0 +1,208 @@
+"""Bouldertroll Boom Box's board on real engine states: buttons sit on the boxes they act
+on, a box's content shows only to whoever may know it, claims follow the box, the prompt
+follows the turn, the final board shows the standings.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+from games.boards import boom_box as presenter
+from games.engine import Game, all_games
+from tests.games.boards.helpers import board_html, buttons
+
+GAME: Game[Any] = next(game for game in all_games() if game.slug == "boom-box")
+
+_TILE = re.compile(r'<li class="bb-tile[^"]*">(.*?)</li>', re.S)
+_SEAT = re.compile(r'<section class="bb-seat[^"]*" aria-label="([^"]*)">(.*?)</section>', re.S)
+
+
+def _prompt(page: str) -> str:
+    match = re.search(r'<p class="bb-prompt[^"]*" role="status">(.*?)</p>', page)
+    assert match is not None
+    return html.unescape(match.group(1))
+
+
+def _tiles(page: str) -> dict[str, str]:
+    """Each box tile's HTML by its box id."""
+    tiles = {}
+    for body in _TILE.findall(page):
+        box_id = re.search(r'<span class="bb-id">([0-9a-f]{8})</span>', body)
+        assert box_id is not None
+        tiles[box_id.group(1)] = body
+    return tiles
+
+
+def _seats(page: str) -> dict[str, str]:
+    return {html.unescape(label): body for label, body in _SEAT.findall(page)}
+
+
+def _set_up(players: int = 3, seed: int = 2) -> Any:
+    """Every seat has set aside its first two boxes (in the order offered)."""
+    state = GAME.new(players, seed, None)
+    for seat in range(players):
+        for _ in range(2):
+            state = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+    return state
+
+
+def _play_until(predicate: Callable[[Any], bool], players: int = 3, seed: int = 1, steps: int = 3000) -> Any:
+    rng = random.Random(seed)
+    state = GAME.new(players, seed, None)
+    for _ in range(steps):
+        if predicate(state):
+            return state
+        seat = rng.choice(GAME.to_act(state))
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    raise AssertionError("no such state in the playout")
+
+
+def _content(state: Any, box_id: str) -> str:
+    """The true content of a box, read from the state (tests only)."""
+    box = next(box for box in state.boxes if box.id == box_id)
+    return {0: "a Boom", 1: "one gem", 2: "two gems"}[box.gems]
+
+
+def test_setup_offers_your_own_boxes_to_set_aside_and_hides_the_others() -> None:
+    state = GAME.new(3, 2, None)
+    view = GAME.view(state, 0)
+    page = board_html(GAME, state, 0)
+    assert _prompt(page).startswith("Set aside 2 more boxes: they leave the game unseen")
+    tiles = _tiles(page)
+    assert sorted(tiles) == sorted(view["choose_from"])
+    for box_id, body in tiles.items():
+        assert [action["box"] for action in buttons(body)] == [box_id]
+        assert f"you know: {_content(state, box_id)}" in body
+    assert presenter.label(view, {"type": "set_aside", "box": view["choose_from"][0]}) == (
+        f"Set aside box {view['choose_from'][0]} ({_content(state, view['choose_from'][0])})"
+    )
+    # Nobody else's box is on the page, not even its id.
+    others = [box.id for box in state.boxes if box.owner != 0]
+    assert not [box_id for box_id in others if box_id in page]
+
+    state = GAME.apply(state, 0, {"type": "set_aside", "box": view["choose_from"][0]})
+    page = board_html(GAME, state, 0)
+    assert _prompt(page).startswith("Set aside 1 more box:")
+    assert "Set aside (only you know)" in page
+    theirs = board_html(GAME, state, 1)
+    assert "set aside 1 of 2" in _seats(theirs)["Player1's boxes"]
+    assert view["choose_from"][0] not in theirs
+
+
+def test_a_start_line_shows_its_contents_to_its_owner_only() -> None:
+    state = _set_up()
+    view = GAME.view(state, None)
+    turn = view["turn"]["seat"]
+    owner = (turn + 1) % 3
+    box_id = view["seats"][owner]["start_line"][0]
+    own_tile = _tiles(board_html(GAME, state, owner))[box_id]
+    assert f"you know: {_content(state, box_id)}" in own_tile
+    assert "is-secret" in own_tile
+    for viewer in (turn, (turn + 2) % 3, None):
+        tile = _tiles(board_html(GAME, state, viewer))[box_id]
+        assert "you know" not in tile
+        assert '<span class="bb-unknown" aria-hidden="true">?</span>' in tile
+        assert f'title="Box {box_id} (Player{owner + 1})"' in tile
+
+
+def test_passing_is_two_buttons_on_each_passable_box_and_the_claim_follows_the_box() -> None:
+    state = _set_up()
+    turn = GAME.view(state, None)["turn"]["seat"]
+    view = GAME.view(state, turn)
+    page = board_html(GAME, state, turn)
+    receiver = (turn + 1) % 3
+    assert _prompt(page) == (
+        f"Pass a box to Player{receiver + 1} (compulsory while your Start Line has boxes), saying gem or Boom."
+    )
+    tiles = _tiles(page)
+    for box_id in view["seats"][turn]["start_line"]:
+        assert buttons(tiles[box_id]) == [
+            {"type": "pass", "box": box_id, "claim": "gem"},
+            {"type": "pass", "box": box_id, "claim": "boom"},
+        ]
+    box_id = view["seats"][turn]["start_line"][0]
+    assert presenter.label(view, {"type": "pass", "box": box_id, "claim": "boom"}) == (
+        f"Pass box {box_id} ({_content(state, box_id)}) to the next player, saying it holds a Boom"
+    )
+
+    state = GAME.apply(state, turn, {"type": "pass", "box": box_id, "claim": "gem"})
+    for viewer in range(3):
+        tile = _tiles(board_html(GAME, state, viewer))[box_id]
+        passer = "you" if viewer == turn else f"Player{turn + 1}"
+        assert f"“Gem!” <small>{passer}</small>" in tile
+    seats = _seats(board_html(GAME, state, receiver))
+    assert box_id in seats["Your boxes"].split("Passed to you")[1]
+
+
+def test_the_turn_bar_and_the_done_button() -> None:
+    state = _play_until(lambda s: s.phase == "play" and {"type": "done"} in GAME.legal_actions(s, s.turn))
+    turn = state.turn
+    view = GAME.view(state, turn)
+    assert presenter.label(view, {"type": "done"}) == "End your turn"
+    page = board_html(GAME, state, turn)
+    assert page.count('aria-label="End your turn">End my turn</button>') == 1
+    assert "<strong>Your turn</strong>" in page
+    assert "end your turn" in _prompt(page)
+    other = board_html(GAME, state, (turn + 1) % 3)
+    assert f"<strong>Player{turn + 1}&#x27;s turn</strong>" in other  # Django escapes the apostrophe
+    assert _prompt(other) == f"Waiting for Player{turn + 1} to play."
+
+
+def test_a_box_that_came_back_must_be_opened() -> None:
+    state = _play_until(lambda s: s.phase == "play" and GAME.view(s, None)["turn"]["must_open"] is not None)
+    turn = state.turn
+    box_id = GAME.view(state, None)["turn"]["must_open"]
+    page = board_html(GAME, state, turn)
+    assert _prompt(page).startswith(f"Your own box {box_id} came back to you: you must open it")
+    tile = _tiles(page)[box_id]
+    assert "your box came back: open it" in tile
+    assert buttons(tile) == [{"type": "open", "box": box_id}]
+    assert presenter.label(GAME.view(state, turn), {"type": "open", "box": box_id}).startswith(
+        f"Open box {box_id}, your own box that came back ("
+    )
+
+
+def test_a_boom_at_zero_gems_lets_its_owner_remove_one_of_the_openers_boxes() -> None:
+    state = _play_until(lambda s: s.loss_chooser is not None, seed=5)
+    view = GAME.view(state, None)
+    loss = view["pending_loss"]
+    chooser, opener = loss["chooser"], loss["opener"]
+    page = board_html(GAME, state, chooser)
+    assert _prompt(page).startswith("Your Boom went off and")
+    assert sorted(action["box"] for action in buttons(page)) == sorted(loss["choices"])
+    assert all(action["type"] == "remove" for action in buttons(page))
+    tiles = _tiles(page)
+    for box_id in loss["choices"]:
+        assert buttons(tiles[box_id]) == [{"type": "remove", "box": box_id}]
+    if opener != chooser:
+        waiting = board_html(GAME, state, opener)
+        assert _prompt(waiting) == (
+            f"Waiting for Player{chooser + 1} to choose which of Player{opener + 1}'s boxes leaves the game."
+        )
+        label = presenter.label(GAME.view(state, chooser), {"type": "remove", "box": loss["choices"][0]})
+        assert f"from Seat {opener + 1}'s boxes: it leaves the game unopened" in label
+
+
+def test_the_final_board_shows_the_standings_and_every_opened_box() -> None:
+    state = _play_until(lambda s: s.phase == "over", players=4, seed=5)
+    result = GAME.result(state)
+    assert result is not None
+    view = GAME.view(state, None)
+    winner = result["ranks"].index(1)
+    for seat in (0, 1, None):
+        page = board_html(GAME, state, seat)
+        assert _prompt(page).startswith("The game is over: ")
+        assert "Final standings" in page
+        assert buttons(page) == []
+        tiles = _tiles(page)
+        for facts in view["seats"]:
+            for box_id in facts["opened"]:
+                assert "bb-box--" in tiles[box_id] and "is-open" in tiles[box_id]
+    gems = result["scores"][winner]
+    assert _prompt(board_html(GAME, state, None)) == (
+        f"The game is over: Player{winner + 1} wins with {gems} gem{'s' if gems != 1 else ''}."
+    )

@@ -1,0 +1,143 @@
+"""The JSON API: personal tokens, the caller's view, moves, and clear errors that change nothing."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import ApiToken, User
+from accounts.services import api_token_create
+from games.models import Match, Move
+from games.services import SeatRequest, match_create
+
+pytestmark = pytest.mark.django_db
+
+
+def token_for(user: User) -> str:
+    return api_token_create(user=user, name="my bot")[1]
+
+
+def api(method: str, path: str, token: str | None, body: Any = None, raw: bytes | None = None) -> Any:
+    client = Client()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    if method == "GET":
+        return client.get(path, headers=headers)
+    data = raw if raw is not None else json.dumps(body)
+    return client.post(path, data=data, content_type="application/json", headers=headers)
+
+
+def seat_that_acts(match: Match) -> int:
+    match.refresh_from_db()
+    return match.engine.to_act(match.decoded_state())[0]
+
+
+def test_a_program_reads_its_view_and_plays_its_legal_actions(
+    two_player_match: Match, ann: User, bob: User
+) -> None:
+    tokens = {0: token_for(ann), 1: token_for(bob)}
+    for _ in range(5):
+        seat = seat_that_acts(two_player_match)
+        answer = api("GET", f"/api/matches/{two_player_match.pk}", tokens[seat])
+        assert answer.status_code == 200
+        data = answer.json()
+        assert data["seat"] == seat and data["game"] == "dont-go-boom" and data["status"] == "running"
+        assert data["view"] == json.loads(
+            json.dumps(two_player_match.engine.view(two_player_match.decoded_state(), seat))
+        )
+        assert "state" not in data and "seed" not in data and data["legal_actions"]
+        assert [p["name"] for p in data["players"]] == ["Ann", "Bob"]
+        played = api(
+            "POST", f"/api/matches/{two_player_match.pk}/actions", tokens[seat],
+            {"action": data["legal_actions"][0], "ply": data["ply"], "action_id": str(uuid.uuid4())},
+        )  # fmt: skip
+        assert played.status_code == 201 and played.json() == {"ply": data["ply"] + 1, "duplicate": False}
+    assert Move.objects.filter(match=two_player_match).count() == 5
+
+
+def test_a_resent_action_id_returns_the_first_answer(two_player_match: Match, ann: User, bob: User) -> None:
+    seat = seat_that_acts(two_player_match)
+    token = token_for(ann if seat == 0 else bob)
+    action = two_player_match.engine.legal_actions(two_player_match.decoded_state(), seat)[0]
+    body = {"action": action, "ply": 0, "action_id": str(uuid.uuid4())}
+    first = api("POST", f"/api/matches/{two_player_match.pk}/actions", token, body)
+    again = api("POST", f"/api/matches/{two_player_match.pk}/actions", token, body)
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json() == {"ply": 1, "duplicate": True}
+    assert Move.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "raw", "status", "code"),
+    [
+        (None, b"{not json", 400, "malformed_json"),
+        ([1, 2], None, 400, "malformed_json"),
+        ({"action": {"type": "choose", "position": 0}, "ply": 3}, None, 409, "stale_ply"),
+        ({"action": {"type": "choose", "position": 0}}, None, 400, "bad_ply"),
+        ({"action": {"type": "choose", "position": 42}, "ply": 0}, None, 400, "out_of_range"),
+        ({"action": {"type": "choose"}, "ply": 0}, None, 400, "missing_field"),
+        ({"action": "choose", "ply": 0}, None, 400, "malformed_action"),
+        ({"action": {"type": "choose", "position": 0}, "ply": 0, "action_id": 7}, None, 400, "bad_action_id"),
+        (None, b"x" * 20_000, 413, "too_large"),
+    ],
+)
+def test_bad_requests_get_a_clear_error_and_change_nothing(
+    two_player_match: Match, ann: User, body: Any, raw: bytes | None, status: int, code: str
+) -> None:
+    answer = api("POST", f"/api/matches/{two_player_match.pk}/actions", token_for(ann), body, raw)
+    assert answer.status_code == status
+    assert answer.json()["error"]["code"] == code and answer.json()["error"]["message"]
+    assert Move.objects.count() == 0 and Match.objects.get(pk=two_player_match.pk).ply == 0
+
+
+def test_tokens_are_required_and_only_a_seats_owner_acts(
+    two_player_match: Match, ann: User, make_person: Any
+) -> None:
+    path = f"/api/matches/{two_player_match.pk}"
+    for token in (None, "bst_wrong", "Basic abc"):
+        answer = api("GET", path, token)
+        assert answer.status_code == 401 and answer["WWW-Authenticate"].startswith("Bearer")
+    # The session cookie is not an API credential (so no cross-site request can use it).
+    client = Client()
+    client.force_login(ann)
+    assert client.get(path).status_code == 401
+    stranger = token_for(make_person())
+    assert api("GET", path, stranger).json()["seat"] is None  # a public match: a spectator's view
+    answer = api("POST", f"{path}/actions", stranger, {"action": {"type": "choose", "position": 0}, "ply": 0})
+    assert answer.status_code == 403 and answer.json()["error"]["code"] == "not_your_seat"
+    assert api("POST", path, stranger, {}).status_code == 405
+    Match.objects.filter(pk=two_player_match.pk).update(visibility=Match.Visibility.PRIVATE)
+    assert api("GET", path, stranger).status_code == 404
+    assert api("GET", "/api/matches/999999", stranger).status_code == 404
+    assert Move.objects.count() == 0
+
+
+def test_an_open_match_has_no_view_yet(ann: User) -> None:
+    match = match_create(
+        creator=ann, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
+    )
+    data = api("GET", f"/api/matches/{match.pk}", token_for(ann)).json()
+    assert (data["status"], data["view"], data["legal_actions"], data["seat"]) == ("open", None, [], 0)
+
+
+def test_tokens_are_made_shown_once_and_revoked_on_the_account_page(ann: User) -> None:
+    client = Client()
+    client.force_login(ann)
+    page = client.post("/accounts/settings/tokens/new", {"name": "my bot"}, follow=True).content.decode()
+    token = ApiToken.objects.get(user=ann)
+    secret = page.split('id="new-token">')[1].split("<")[0]
+    assert secret.startswith("bst_") and token.prefix == secret[:8] and secret not in token.key_hash
+    assert secret not in client.get("/accounts/settings/").content.decode()  # shown once
+    assert api("GET", "/api/", None).status_code == 200
+    assert client.post("/accounts/settings/tokens/new", {"name": "  "}, follow=True).status_code == 200
+    assert ApiToken.objects.count() == 1
+    match = match_create(
+        creator=ann, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
+    )
+    assert api("GET", f"/api/matches/{match.pk}", secret).status_code == 200
+    client.post(f"/accounts/settings/tokens/{token.pk}/revoke")
+    assert not ApiToken.objects.exists()
+    assert api("GET", f"/api/matches/{match.pk}", secret).status_code == 401

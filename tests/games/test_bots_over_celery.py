@@ -1,0 +1,111 @@
+"""Bots take their turns in a real Celery worker, from their seat's view, to the end."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from games.engine import all_games
+from games.models import Match, Move, Seat
+from games.services import SeatRequest, match_create
+from games.tasks import play_bot_turn, sweep_bot_turns
+from tests.conftest import ensure_bot_accounts, wait_for
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+# Short forms of the long games, so the whole table plays in seconds.
+SHORT = {"dont-go-boom": {"rounds": 1}}
+
+
+@pytest.fixture
+def organiser() -> User:
+    ensure_bot_accounts()
+    return User.objects.create_user(username="organiser", email="o@example.com", password="x")
+
+
+def bot_table(organiser: User, slug: str, players: int) -> Match:
+    return match_create(
+        creator=organiser, game_slug=slug, options=SHORT.get(slug, {}),
+        seats=[SeatRequest("bot", level="random")] * players,
+    )  # fmt: skip
+
+
+def test_a_bot_match_of_every_game_is_played_to_the_end_by_the_worker(
+    celery_worker_process: str, organiser: User
+) -> None:
+    matches = [bot_table(organiser, game.slug, max(2, game.min_players)) for game in all_games()]
+
+    def all_finished() -> bool:
+        return (
+            not Match.objects.filter(pk__in=[m.pk for m in matches])
+            .exclude(status=Match.Status.FINISHED)
+            .exists()
+        )
+
+    wait_for(all_finished, timeout=240, interval=0.5, what="every bot match to finish")
+    for match in Match.objects.filter(pk__in=[m.pk for m in matches]):
+        moves = list(Move.objects.filter(match=match).values_list("ply", flat=True))
+        assert moves == list(range(match.ply)), match  # every ply played exactly once, in order
+        assert match.result is not None and all(seat.rank for seat in match.seats.all())
+
+
+def test_a_bot_turn_is_idempotent_and_the_sweep_requeues_a_lost_one(
+    celery_worker_process: str, organiser: User
+) -> None:
+    # Seat 0 is a person who plays nothing: the bot moves (if any are owed) then waits.
+    match = bot_table(organiser, "go-fox", 2)
+    wait_for(
+        lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, timeout=120, what="go-fox"
+    )
+    # A task for a ply the match has left does nothing.
+    assert play_bot_turn(match.pk, 0) is False
+
+    # A bot turn whose task was lost: the match waits, with no task queued for it...
+    from celery import current_app
+
+    current_app.control.cancel_consumer("celery", destination=[celery_worker_process])
+    try:
+        stuck = bot_table(organiser, "read-and-grab", 2)
+        current_app.control.purge()
+    finally:
+        current_app.control.add_consumer("celery", destination=[celery_worker_process])
+    stuck.refresh_from_db()
+    assert stuck.ply == 0
+    # ...is found by the sweep once it has waited long enough, and played on to the end.
+    assert sweep_bot_turns() == 0  # too recent to count as lost
+    Match.objects.filter(pk=stuck.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    assert sweep_bot_turns() == 1
+    wait_for(
+        lambda: Match.objects.get(pk=stuck.pk).status == Match.Status.FINISHED, timeout=120, what="the sweep"
+    )
+
+
+def test_bots_wait_for_people_and_answer_their_moves(celery_worker_process: str, organiser: User) -> None:
+    from games.engine import get
+    from games.services import match_submit_action
+
+    match = match_create(
+        creator=organiser, game_slug="go-fox", options={},
+        seats=[SeatRequest("me"), SeatRequest("bot", level="random")],
+    )  # fmt: skip
+    game = get("go-fox")
+    for _ in range(5):
+
+        def my_turn() -> Any:
+            current = Match.objects.get(pk=match.pk)
+            if current.status != Match.Status.RUNNING:
+                return "over"
+            return Seat.objects.get(match=current, index=0).owes_decision and current
+
+        current = wait_for(my_turn, timeout=60, what="the bot to answer")
+        if current == "over":
+            break
+        state = current.decoded_state()
+        match_submit_action(
+            match_id=match.pk, user=organiser, action=game.legal_actions(state, 0)[0], ply=current.ply
+        )
+    assert Move.objects.filter(match=match, seat=1).exists()

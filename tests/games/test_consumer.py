@@ -1,0 +1,260 @@
+"""The match socket, in process, with the real ASGI stack and the real Redis channel layer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from accounts.models import User
+from boomsite.asgi import application
+from games.consumers import BURST
+from games.engine import get
+from games.models import ChatMessage, Match, Move
+from games.services import SeatRequest, match_create, match_join
+from tests.games.test_pages import action_buttons, canonical
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://localhost")
+
+
+class Viewer:
+    """Someone's browser: a session cookie made up front (logging in touches the database)."""
+
+    def __init__(self, user: User | None):
+        self.cookie: list[tuple[bytes, bytes]] = []
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            self.cookie = [(b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
+
+
+def socket(match_id: int, viewer: Viewer, origin: tuple[bytes, bytes] = ORIGIN) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=[origin, *viewer.cookie])
+
+
+async def next_of(ws: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
+    """The next message of type ``kind`` (presence notes and such are skipped)."""
+    while True:
+        message: dict[str, Any] = await ws.receive_json_from(timeout=timeout)
+        if message["type"] == kind:
+            return message
+
+
+def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(scenario())
+
+
+@pytest.fixture
+def duel(ann: User, bob: User) -> Match:
+    """Go Fox! between Ann (seat 0) and Bob (seat 1), public."""
+    match = match_create(
+        creator=ann,
+        game_slug="go-fox",
+        options={},
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )
+    match_join(match_id=match.pk, user=bob)
+    return Match.objects.get(pk=match.pk)
+
+
+def to_act(match: Match) -> tuple[int, dict[str, Any]]:
+    match.refresh_from_db()
+    game = get(match.game)
+    state = match.decoded_state()
+    seat = game.to_act(state)[0]
+    return seat, game.legal_actions(state, seat)[0]
+
+
+def legal_now(match: Match, seat: int) -> list[str]:
+    match.refresh_from_db()
+    game = get(match.game)
+    state = match.decoded_state()
+    return canonical(game.legal_actions(state, seat) if seat in game.to_act(state) else [])
+
+
+def test_a_move_over_the_socket_reaches_the_other_player_as_their_own_board(
+    duel: Match, ann: User, bob: User
+) -> None:
+    seat, action = to_act(duel)
+    mover, watcher = (Viewer(ann), Viewer(bob)) if seat == 0 else (Viewer(bob), Viewer(ann))
+    watcher_seat = 1 - seat
+
+    async def scenario() -> None:
+        first, second = socket(duel.pk, mover), socket(duel.pk, watcher)
+        assert (await first.connect())[0] and (await second.connect())[0]
+        board = await next_of(first, "board")
+        assert board["ply"] == 0 and "Your turn." in board["html"] and action_buttons(board["html"])
+        assert action_buttons((await next_of(second, "board"))["html"]) == []
+        action_id = str(uuid.uuid4())
+        await first.send_json_to({"type": "act", "action": action, "ply": 0, "action_id": action_id})
+        assert await next_of(first, "acted") == {
+            "type": "acted",
+            "ply": 1,
+            "action_id": action_id,
+            "duplicate": False,
+        }
+        pushed = await next_of(second, "board")
+        assert pushed["ply"] == 1 and 'data-ply="1"' in pushed["html"]
+        # The watcher's own board: their buttons are exactly their legal actions now.
+        assert canonical(action_buttons(pushed["html"])) == await database_sync_to_async(legal_now)(
+            duel, watcher_seat
+        )
+        # A resend of the same action (the answer was lost) gets the same answer, and nothing is played twice.
+        await first.send_json_to({"type": "act", "action": action, "ply": 0, "action_id": action_id})
+        assert (await next_of(first, "acted"))["duplicate"] is True
+        await first.disconnect()
+        await second.disconnect()
+
+    run(scenario)
+    assert Move.objects.filter(match=duel).count() == 1
+
+
+def test_bad_messages_get_clear_errors_and_change_nothing(duel: Match, ann: User, bob: User) -> None:
+    seat, action = to_act(duel)
+    mover, other = (Viewer(ann), Viewer(bob)) if seat == 0 else (Viewer(bob), Viewer(ann))
+
+    async def scenario() -> None:
+        ws = socket(duel.pk, mover)
+        await ws.connect()
+        await next_of(ws, "board")
+        cases: list[tuple[Any, str]] = [
+            ("{not json", "malformed_message"),
+            ({"type": "dance"}, "unknown_message"),
+            (["act"], "unknown_message"),
+            ({"type": "act", "action": action, "ply": 7}, "stale_ply"),
+            ({"type": "act", "action": action, "ply": "0"}, "bad_ply"),
+            ({"type": "act", "action": {"type": "explode"}, "ply": 0}, "unknown_action"),
+            ({"type": "act", "action": "draw", "ply": 0}, "malformed_action"),
+            ({"type": "act", "action": action, "ply": 0, "action_id": "nope"}, "bad_action_id"),
+            ({"type": "chat", "text": ""}, "empty_message"),
+        ]
+        for message, code in cases:
+            if isinstance(message, str):
+                await ws.send_to(text_data=message)
+            else:
+                await ws.send_json_to(message)
+            error = await next_of(ws, "error")
+            assert error["code"] == code and error["message"], message
+        await ws.send_to(bytes_data=b"\x00\x01")
+        assert (await next_of(ws, "error"))["code"] == "malformed_message"
+        await ws.disconnect()
+        # The player who is not to move is refused too.
+        ws = socket(duel.pk, other)
+        await ws.connect()
+        await ws.send_json_to({"type": "act", "action": action, "ply": 0})
+        assert (await next_of(ws, "error"))["code"] == "not_your_turn"
+        await ws.disconnect()
+
+    run(scenario)
+    assert Move.objects.count() == 0 and Match.objects.get(pk=duel.pk).ply == 0
+
+
+def test_spectators_watch_public_matches_only_and_cannot_act(
+    duel: Match, ann: User, make_person: Any
+) -> None:
+    _seat, action = to_act(duel)
+    stranger, nobody, owner = Viewer(make_person()), Viewer(None), Viewer(ann)
+
+    async def scenario() -> None:
+        for viewer in (stranger, nobody):
+            ws = socket(duel.pk, viewer)
+            assert (await ws.connect())[0]
+            assert action_buttons((await next_of(ws, "board"))["html"]) == []
+            await ws.send_json_to({"type": "act", "action": action, "ply": 0})
+            assert (await next_of(ws, "error"))["code"] in ("not_your_seat", "login_required")
+            await ws.disconnect()
+
+    run(scenario)
+    Match.objects.filter(pk=duel.pk).update(visibility=Match.Visibility.PRIVATE)
+
+    async def private() -> None:
+        for match_id, viewer in ((duel.pk, stranger), (duel.pk, nobody), (10**6, owner)):
+            refused = socket(match_id, viewer)
+            connected, code = await refused.connect()
+            assert not connected and code == 4404
+            await refused.disconnect()  # let the consumer finish, or the loop's shutdown waits on it
+        ws = socket(duel.pk, owner)
+        assert (await ws.connect())[0]
+        await ws.disconnect()
+
+    run(private)
+    assert Move.objects.count() == 0
+
+
+def test_a_foreign_origin_is_refused(duel: Match, ann: User) -> None:
+    owner = Viewer(ann)
+
+    async def scenario() -> None:
+        refused = socket(duel.pk, owner, origin=(b"origin", b"http://evil.example"))
+        connected, _ = await refused.connect()
+        assert not connected
+        await refused.wait()
+
+    run(scenario)
+
+
+def test_chat_reaches_everyone_on_the_match(duel: Match, ann: User, bob: User) -> None:
+    player, spectator = Viewer(ann), Viewer(None)
+
+    async def scenario() -> None:
+        one, two = socket(duel.pk, player), socket(duel.pk, spectator)
+        await one.connect()
+        await two.connect()
+        await one.send_json_to({"type": "chat", "text": "<b>hello</b>"})
+        message = await next_of(two, "chat")
+        assert "&lt;b&gt;hello&lt;/b&gt;" in message["html"] and "Ann" in message["html"]
+        await two.send_json_to({"type": "chat", "text": "spectating"})
+        assert (await next_of(two, "error"))["code"] == "login_required"
+        await one.disconnect()
+        await two.disconnect()
+
+    run(scenario)
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["<b>hello</b>"]
+
+
+def test_a_flooding_socket_is_slowed_then_closed(duel: Match, ann: User) -> None:
+    player = Viewer(ann)
+
+    async def scenario() -> None:
+        ws = socket(duel.pk, player)
+        await ws.connect()
+        for _ in range(100):
+            await ws.send_json_to({"type": "ping"})
+        kinds: list[str] = []
+        while True:
+            output = await ws.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                assert output["code"] == 4029
+                break
+            kinds.append(json.loads(output["text"]).get("code") or json.loads(output["text"])["type"])
+        assert kinds.count("pong") <= BURST + 10 and "rate_limited" in kinds
+
+    run(scenario)
+
+
+def test_a_move_made_elsewhere_is_pushed_with_its_ply(duel: Match, ann: User, bob: User) -> None:
+    """A form post (or the API, or a bot) rings the doorbell; the socket pushes the new board."""
+    seat, action = to_act(duel)
+    mover = ann if seat == 0 else bob
+    spectator = Viewer(None)
+
+    async def scenario() -> None:
+        ws = socket(duel.pk, spectator)
+        await ws.connect()
+        assert (await next_of(ws, "board"))["ply"] == 0
+        from games.services import match_submit_action
+
+        await database_sync_to_async(match_submit_action)(match_id=duel.pk, user=mover, action=action, ply=0)
+        assert (await next_of(ws, "board"))["ply"] == 1
+        await ws.disconnect()
+
+    run(scenario)

@@ -1,0 +1,205 @@
+"""Nothing a seat may not see ever reaches it: not in a socket frame, a page or the API.
+
+Many random matches of every game are played through the services, with a real
+socket open for every seat and for a spectator. Every frame each socket receives,
+and pages and API answers fetched along the way, are then checked two ways:
+
+- they never hold the match's secret seed, nor the state's generator value;
+- they are exactly what the same viewer would get if the hidden parts of the game
+  were different: the state is re-dealt by ``game.sample`` from the viewer's own
+  view and the viewer's part re-rendered from it. Had anything outside the view
+  reached the viewer (a card's value, a tile under its back), the two would differ.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import random
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+
+from accounts.models import User
+from accounts.services import api_token_create
+from games.engine import all_games, get
+from games.models import Match
+from games.pages import live_html
+from games.selectors import access
+from games.services import SeatRequest, match_create, match_join, match_submit_action
+from tests.games.test_consumer import Viewer, next_of, socket
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+MAX_MATCHES_PER_GAME = 6
+MAX_PLIES = 30  # per match
+CHECKS_PER_GAME = 60
+SHORT = {"dont-go-boom": {"rounds": 1}}
+
+_CSRF = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
+_ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f-]*"')
+_LIVE = re.compile(r'<div id="match-live".*?<!-- /match-live -->', re.S)
+
+
+def normalised(html: str) -> str:
+    """Per-rendering noise removed: CSRF token fields and the fresh action ids of the forms."""
+    return _ACTION_ID.sub('name="action_id" value=""', _CSRF.sub("", html))
+
+
+def live_part(html: str) -> str:
+    """The live area of a page or frame (the rest of a page is chat and chrome), normalised."""
+    found = _LIVE.search(html)
+    assert found, "no live area"
+    return normalised(found.group(0))
+
+
+@dataclass
+class Seen:
+    """Something a viewer received at one ply."""
+
+    viewer: int | None  # seat, or None for the spectator
+    ply: int
+    kind: str  # "frame", "page" or "api"
+    body: str
+
+
+def what_the_viewer_would_see_with_other_hidden_parts(
+    match: Match, snapshot: dict[str, Any], viewer: int | None, rng: random.Random
+) -> str:
+    game = get(match.game)
+    state = game.decode(snapshot["state"])
+    resampled = game.sample(game.view(state, viewer), viewer, rng)
+    other = copy.copy(match)
+    other.state, other.ply, other.status = game.encode(resampled), snapshot["ply"], snapshot["status"]
+    acc = access(
+        match.pk, User.objects.get(pk=snapshot["users"][viewer]) if viewer is not None else _nobody()
+    )
+    return normalised(live_html(replace(acc, match=other)))
+
+
+def _nobody() -> Any:
+    from django.contrib.auth.models import AnonymousUser
+
+    return AnonymousUser()
+
+
+def play_and_watch(slug: str, players: int, seed: int) -> tuple[Match, list[Seen], dict[int, dict[str, Any]]]:
+    """Play one random match with a socket per seat and a spectator's; return what each received."""
+    people = [
+        User.objects.create_user(username=f"p{seed}-{seat}", password="x", display_name=f"Seat{seat}")
+        for seat in range(players)
+    ]
+    options = SHORT.get(slug, {})
+    match = match_create(
+        creator=people[0], game_slug=slug, options=options,
+        seats=[SeatRequest("me"), *[SeatRequest("invite", username=p.username) for p in people[1:]]],
+    )  # fmt: skip
+    viewers = {seat: Viewer(person) for seat, person in enumerate(people)}
+    viewers_spectator = Viewer(None)
+    tokens = {seat: api_token_create(user=person, name="leak test")[1] for seat, person in enumerate(people)}
+    clients: dict[int | None, Client] = {None: Client()}
+    for seat, person in enumerate(people):
+        clients[seat] = Client()
+        clients[seat].force_login(person)
+    seen: list[Seen] = []
+    snapshots: dict[int, dict[str, Any]] = {}
+    rng = random.Random(seed)
+    users = {seat: person.pk for seat, person in enumerate(people)}
+
+    def snapshot() -> int:
+        current = Match.objects.get(pk=match.pk)
+        snapshots[current.ply] = {
+            "state": current.state, "ply": current.ply, "status": current.status, "users": users,
+            "seed": current.seed,
+        }  # fmt: skip
+        return current.ply
+
+    def fetch_pages(ply: int) -> None:
+        for viewer, client in clients.items():
+            page = client.get(f"/matches/{match.pk}/").content.decode()
+            seen.append(Seen(viewer, ply, "page", page))
+        for seat, token in tokens.items():
+            answer = Client().get(f"/api/matches/{match.pk}", HTTP_AUTHORIZATION=f"Bearer {token}")
+            seen.append(Seen(seat, ply, "api", answer.content.decode()))
+
+    def move() -> bool:
+        current = Match.objects.get(pk=match.pk)
+        if current.status != Match.Status.RUNNING or current.ply >= MAX_PLIES:
+            return False
+        game = get(slug)
+        state = current.decoded_state()
+        seat = rng.choice(game.to_act(state))
+        action = rng.choice(game.legal_actions(state, seat))
+        match_submit_action(match_id=match.pk, user=people[seat], action=action, ply=current.ply)
+        return True
+
+    async def scenario() -> None:
+        sockets_all: dict[int | None, Any] = {seat: socket(match.pk, viewer) for seat, viewer in viewers.items()}
+        sockets_all[None] = socket(match.pk, viewers_spectator)
+        for ws in sockets_all.values():
+            assert (await ws.connect())[0]
+            await next_of(ws, "board")  # the open match's lobby board
+        for person in people[1:]:
+            await database_sync_to_async(match_join)(match_id=match.pk, user=person)
+        ply = await database_sync_to_async(snapshot)()
+        while True:
+            for viewer, ws in sockets_all.items():
+                # Joins ring the doorbell too: frames of earlier rings are read past.
+                while True:
+                    frame = await next_of(ws, "board", timeout=10)
+                    if frame["ply"] == ply and 'data-status="open"' not in frame["html"]:
+                        break
+                seen.append(Seen(viewer, ply, "frame", frame["html"]))
+            if ply % 10 == 0:
+                await database_sync_to_async(fetch_pages)(ply)
+            if not await database_sync_to_async(move)():
+                break
+            ply = await database_sync_to_async(snapshot)()
+        for ws in sockets_all.values():
+            await ws.disconnect()
+
+    asyncio.run(scenario())
+    return Match.objects.get(pk=match.pk), seen, snapshots
+
+
+def check(match: Match, seen: list[Seen], snapshots: dict[int, dict[str, Any]], seed: int) -> int:
+    rng = random.Random(seed)
+    game = get(match.game)
+    checked = 0
+    for item in seen:
+        snapshot = snapshots[item.ply]
+        secrets = {str(snapshot["seed"]), str(snapshot["state"].get("rng", "no generator"))}
+        for secret in secrets:
+            assert secret not in item.body, (match.game, item.kind, item.viewer, "holds a secret")
+        if item.kind == "api":
+            data = json.loads(item.body)
+            assert (
+                set(data) >= {"view", "legal_actions", "ply"} and "state" not in data and "seed" not in data
+            )
+            state = game.decode(snapshot["state"])
+            assert data["view"] == json.loads(json.dumps(game.view(state, item.viewer)))
+            continue
+        expected = what_the_viewer_would_see_with_other_hidden_parts(match, snapshot, item.viewer, rng)
+        assert live_part(item.body) == live_part(expected), (match.game, item.kind, item.viewer, item.ply)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("slug", [game.slug for game in all_games()])
+def test_no_frame_page_or_api_answer_shows_a_viewer_anything_outside_its_view(slug: str) -> None:
+    game = get(slug)
+    counts = sorted({max(2, game.min_players), min(game.max_players, 3), game.max_players})
+    checked = matches = 0
+    # Random matches until enough has been seen (some It's a Bomb! matches blow up at once).
+    while checked < CHECKS_PER_GAME and matches < MAX_MATCHES_PER_GAME:
+        players = counts[matches % len(counts)]
+        match, seen, snapshots = play_and_watch(slug, players, seed=1000 * matches + players)
+        assert {item.kind for item in seen} == {"frame", "page", "api"}
+        checked += check(match, seen, snapshots, seed=matches)
+        matches += 1
+    assert checked >= CHECKS_PER_GAME

@@ -1,0 +1,170 @@
+"""The lobby, "My matches" and the match page, through the test client (no JavaScript)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from games.engine import get
+from games.models import Match, Move, Seat
+from games.services import SeatRequest, match_create, match_join
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def action_buttons(page: str) -> list[dict[str, Any]]:
+    import html
+
+    return [json.loads(html.unescape(raw)) for raw in re.findall(r'data-action="([^"]*)"', page)]
+
+
+def canonical(actions: list[dict[str, Any]]) -> list[str]:
+    return sorted(json.dumps(action, sort_keys=True) for action in actions)
+
+
+def test_the_game_page_creates_a_match_from_its_form(ann: User, bob: User) -> None:
+    client = logged_in(ann)
+    page = client.get("/play/dont-go-boom/")
+    assert (
+        page.status_code == 200
+        and b'name="option_rounds"' in page.content
+        and b'name="seat_5"' in page.content
+    )
+    response = client.post(
+        "/play/dont-go-boom/",
+        {"seat_0": "me", "seat_1": "invite", "seat_1_username": "bob", "seat_2": "bot-random",
+         "option_rounds": "2", "visibility": "private", "turn_limit": "3600"},
+    )  # fmt: skip
+    match = Match.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
+    assert (match.options, match.visibility, match.turn_limit, match.status) == (
+        {"rounds": 2},
+        "private",
+        3600,
+        "open",
+    )
+    # Bob sees the invitation on his dashboard, with the turn badge still at zero.
+    dashboard = logged_in(bob).get("/matches/").content.decode()
+    assert "Invitations" in dashboard and f"/matches/{match.pk}/join" in dashboard
+
+
+def test_a_bad_form_shows_errors_and_creates_nothing(ann: User) -> None:
+    client = logged_in(ann)
+    response = client.post(
+        "/play/dont-go-boom/",
+        {"seat_0": "me", "seat_1": "invite", "seat_1_username": "", "option_rounds": "9"},
+    )
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "Whom should we invite" in text and "less than or equal to 5" in text
+    response = client.post(
+        "/play/dont-go-boom/",
+        {
+            "seat_0": "me",
+            "seat_1": "invite",
+            "seat_1_username": "ghost",
+            "option_rounds": "1",
+            "visibility": "public",
+        },
+    )
+    assert response.status_code == 400 and "There is no player called" in response.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_the_match_page_plays_by_plain_form_posts(two_player_match: Match, ann: User, bob: User) -> None:
+    match = two_player_match
+    clients = {0: logged_in(ann), 1: logged_in(bob)}
+    game = get(match.game)
+    for _ in range(6):
+        match.refresh_from_db()
+        state = match.decoded_state()
+        seat = game.to_act(state)[0]
+        page = clients[seat].get(f"/matches/{match.pk}/").content.decode()
+        assert "Your turn." in page
+        buttons = action_buttons(page)
+        assert canonical(buttons) == canonical(game.legal_actions(state, seat))
+        action_id = re.search(r'name="action_id" value="([0-9a-f-]+)"', page).group(1)  # type: ignore[union-attr]
+        response = clients[seat].post(
+            f"/matches/{match.pk}/act",
+            {"action": json.dumps(buttons[0]), "ply": match.ply, "action_id": action_id},
+        )
+        assert response.status_code == 302
+    assert Move.objects.filter(match=match).count() == 6
+
+
+def test_a_refused_form_move_says_why_and_changes_nothing(two_player_match: Match, ann: User) -> None:
+    client = logged_in(ann)
+    for data in [
+        {"action": "{not json", "ply": 0},
+        {"action": '{"type": "explode"}', "ply": 0},
+        {"action": '{"type": "choose", "position": 0}', "ply": 5},
+    ]:
+        response = client.post(f"/matches/{two_player_match.pk}/act", data, follow=True)
+        assert response.status_code == 200
+        assert any(m.level_tag == "error" for m in response.context["messages"])
+    assert not Move.objects.exists()
+
+
+def test_private_matches_are_hidden_from_strangers_and_public_ones_are_watchable(
+    ann: User, bob: User, make_person: Any
+) -> None:
+    private = match_create(
+        creator=ann, game_slug="go-fox", options={}, visibility="private",
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )  # fmt: skip
+    stranger = logged_in(make_person())
+    assert stranger.get(f"/matches/{private.pk}/").status_code == 200  # open: the link lets people join
+    match_join(match_id=private.pk, user=bob)
+    for client in (stranger, Client()):
+        assert client.get(f"/matches/{private.pk}/").status_code == 404
+        assert client.get(f"/matches/{private.pk}/board").status_code == 404
+    public = match_create(
+        creator=ann,
+        game_slug="go-fox",
+        options={},
+        seats=[SeatRequest("me"), SeatRequest("bot", level="random")],
+    )
+    page = Client().get(f"/matches/{public.pk}/")
+    assert page.status_code == 200 and action_buttons(page.content.decode()) == []
+    assert "Only the players can chat." in page.content.decode()
+
+
+def test_posts_need_login_and_csrf(two_player_match: Match, ann: User) -> None:
+    anonymous = Client()
+    response = anonymous.post(f"/matches/{two_player_match.pk}/act", {"action": "{}", "ply": 0})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(ann)
+    assert strict.post(f"/matches/{two_player_match.pk}/resign").status_code == 403
+    assert Match.objects.get(pk=two_player_match.pk).status == Match.Status.RUNNING
+
+
+def test_the_turn_badge_counts_matches_waiting_for_me(two_player_match: Match, ann: User) -> None:
+    Seat.objects.filter(match=two_player_match).update(owes_decision=True)
+    page = logged_in(ann).get("/play/").content.decode()
+    assert re.search(r'id="your-turn-badge"[^>]*>1<', page)
+    dashboard = logged_in(ann).get("/matches/").content.decode()
+    assert dashboard.index(f"/matches/{two_player_match.pk}/") < dashboard.index("Waiting for others")
+
+
+def test_open_public_matches_are_listed_and_joinable(ann: User, bob: User) -> None:
+    match = match_create(
+        creator=ann, game_slug="read-and-grab", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
+    )
+    lobby = Client().get("/play/").content.decode()
+    assert f"/matches/{match.pk}/" in lobby
+    response = logged_in(bob).post(f"/matches/{match.pk}/join")
+    assert response.status_code == 302
+    assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
+    assert f"/matches/{match.pk}/join" not in Client().get("/play/").content.decode()
