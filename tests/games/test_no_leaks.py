@@ -139,7 +139,9 @@ def play_and_watch(slug: str, players: int, seed: int) -> tuple[Match, list[Seen
         return True
 
     async def scenario() -> None:
-        sockets_all: dict[int | None, Any] = {seat: socket(match.pk, viewer) for seat, viewer in viewers.items()}
+        sockets_all: dict[int | None, Any] = {
+            seat: socket(match.pk, viewer) for seat, viewer in viewers.items()
+        }
         sockets_all[None] = socket(match.pk, viewers_spectator)
         for ws in sockets_all.values():
             assert (await ws.connect())[0]
