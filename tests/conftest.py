@@ -14,16 +14,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-ENGINE_TESTS = ROOT / "tests" / "engine"
+# Pure code (the engine, the bots) is tested without Django: its tests need no site set-up.
+PURE_TESTS = (ROOT / "tests" / "engine", ROOT / "tests" / "bots")
 
 
 @pytest.fixture(autouse=True)
 def site_defaults(request: pytest.FixtureRequest) -> None:
     """For every site test: plain HTTP to the test client, empty rate-limit counters.
 
-    Tests under tests/engine are left alone: the engine must not need Django.
+    Tests under tests/engine and tests/bots are left alone: that code must not need Django.
     """
-    if ENGINE_TESTS in request.node.path.parents:
+    if any(folder in request.node.path.parents for folder in PURE_TESTS):
         return
     settings = request.getfixturevalue("settings")
     settings.SECURE_SSL_REDIRECT = False
