@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from games.bots import AVAILABLE_LEVELS
+from games.bots.its_a_bomb_balance import BALANCE as ITS_A_BOMB_BALANCE
 from games.engine import Game
 from games.models import TURN_LIMITS, Match
 from games.services import SeatRequest
@@ -20,7 +21,17 @@ SEAT_CHOICES = [
 ]
 
 
-def _option_field(option: dict[str, Any]) -> forms.Field:
+def _choice_label(game: Game[Any], option: str, choice: str) -> str:
+    """What the picker says of one choice; It's a Bomb! scenarios add how often bots win them."""
+    label = choice.replace("_", " ").replace("-", " ").capitalize()
+    if game.slug == "its-a-bomb" and option == "scenario" and choice in ITS_A_BOMB_BALANCE:
+        measured = ITS_A_BOMB_BALANCE[choice]
+        rate = int(measured["wins"]) / int(measured["games"])
+        label += f" (a {measured['team']} bot team wins {rate:.0%})"
+    return label
+
+
+def _option_field(game: Game[Any], option: dict[str, Any]) -> forms.Field:
     label, help_text, default = option["label"], option.get("help", ""), option["default"]
     if option["kind"] == "int":
         return forms.IntegerField(
@@ -30,7 +41,7 @@ def _option_field(option: dict[str, Any]) -> forms.Field:
     if option["kind"] == "choice":
         return forms.ChoiceField(
             label=label, help_text=help_text, initial=default,
-            choices=[(choice, str(choice).replace("_", " ").replace("-", " ").capitalize()) for choice in option["choices"]],
+            choices=[(choice, _choice_label(game, option["name"], str(choice))) for choice in option["choices"]],
         )  # fmt: skip
     return forms.BooleanField(label=label, help_text=help_text, initial=default, required=False)
 
@@ -52,7 +63,7 @@ class MatchCreateForm(forms.Form):
         self.option_names = []
         for option in game.options:
             data = option.as_data()
-            self.fields[f"option_{data['name']}"] = _option_field(data)
+            self.fields[f"option_{data['name']}"] = _option_field(game, data)
             self.option_names.append(data["name"])
         self.seat_count = game.max_players
         for index in range(game.max_players):

@@ -8,7 +8,9 @@ only on what it knows (tests/games/boards checks this for every game).
 
 Levels:
 - ``random``: a legal action at random;
-- ``basic`` and ``expert``: coming with the bots issue (#8).
+- ``basic``: the game's own rules of thumb (``games/bots/<game>.py``, ``basic``);
+- ``expert``: information-set Monte Carlo tree search over sampled states
+  (``games/bots/search.py``), with the game's ``rollout`` policy in its playouts.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from games.engine import Game
 
 LEVELS = ("random", "basic", "expert")
 # The levels a match can seat: a level is offered once it plays every game.
-AVAILABLE_LEVELS: tuple[str, ...] = ("random",)
+AVAILABLE_LEVELS: tuple[str, ...] = ("random", "basic")
 
 
 class UnknownLevel(ValueError):
@@ -43,5 +45,10 @@ def choose_action(
         if not actions:
             raise ValueError(f"Seat {seat} has no legal action in this view.")
         return rng.choice(actions)
-    # basic and expert arrive with the bots issue; until then they are not offered.
-    raise UnknownLevel(f"The {level} bot is not available yet.")
+    from games.bots import strategies
+
+    if level == "basic":
+        return strategies.for_game(game).basic(game, view, seat, rng)
+    from games.bots import search
+
+    return search.choose(game, view, seat, rng)

@@ -28,9 +28,10 @@ def organiser() -> User:
 
 
 def bot_table(organiser: User, slug: str, players: int) -> Match:
+    """A table of bots: a basic one in the first seat, random ones in the rest."""
     return match_create(
         creator=organiser, game_slug=slug, options=SHORT.get(slug, {}),
-        seats=[SeatRequest("bot", level="random")] * players,
+        seats=[SeatRequest("bot", level="basic"), *[SeatRequest("bot", level="random")] * (players - 1)],
     )  # fmt: skip
 
 
@@ -56,7 +57,6 @@ def test_a_bot_match_of_every_game_is_played_to_the_end_by_the_worker(
 def test_a_bot_turn_is_idempotent_and_the_sweep_requeues_a_lost_one(
     celery_worker_process: str, organiser: User
 ) -> None:
-    # Seat 0 is a person who plays nothing: the bot moves (if any are owed) then waits.
     match = bot_table(organiser, "go-fox", 2)
     wait_for(
         lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, timeout=120, what="go-fox"

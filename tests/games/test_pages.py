@@ -168,3 +168,26 @@ def test_open_public_matches_are_listed_and_joinable(ann: User, bob: User) -> No
     assert response.status_code == 302
     assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
     assert f"/matches/{match.pk}/join" not in Client().get("/play/").content.decode()
+
+
+def test_the_lobby_offers_every_available_bot_level_for_every_game() -> None:
+    from games.bots import AVAILABLE_LEVELS
+    from games.engine import all_games
+
+    assert "basic" in AVAILABLE_LEVELS
+    client = logged_in(User.objects.create_user(username="looker", password="x"))
+    for game in all_games():
+        page = client.get(f"/play/{game.slug}/").content.decode()
+        for level in AVAILABLE_LEVELS:
+            assert f'<option value="bot-{level}">{level.title()} Bot</option>' in page, (game.slug, level)
+
+
+def test_a_bots_profile_says_its_level_and_how_it_plays() -> None:
+    page = Client().get("/players/bot-basic/").content.decode()
+    assert "Bot · Basic" in page and "rules of thumb" in page
+
+
+def test_the_scenario_picker_shows_how_often_bots_win() -> None:
+    user = User.objects.create_user(username="picker", password="x")
+    page = logged_in(user).get("/play/its-a-bomb/").content.decode()
+    assert re.search(r'<option value="training"[^>]*>Training \(a basic bot team wins \d+%\)</option>', page)

@@ -9,7 +9,7 @@ from typing import Any
 
 from games.engine.its_a_bomb.board import line_positions, token_for
 from games.engine.its_a_bomb.consultants import INFORMATION
-from games.engine.its_a_bomb.scenarios import CALL, EXPLOSIVE
+from games.engine.its_a_bomb.scenarios import CALL, EXPLOSIVE, SCENARIO_BY_SLUG
 from games.engine.its_a_bomb.state import CRISIS_UNIT, NOT_EXPLOSIVE, REVEALED, State
 from tests.engine.its_a_bomb.builder import GAME, ask, cut, deck, start, use
 
@@ -164,13 +164,18 @@ def test_sampled_states_agree_with_every_information_and_consultant_fact() -> No
 
 
 def test_sampled_states_keep_the_negotiators_timer_on_top() -> None:
-    state = start("static", consultants=("negotiator",), countdown=deck("signal", 90, 80, "signal", 70, 60))
+    top = 10 * SCENARIO_BY_SLUG["static"].time  # the scenario's Timers, tuned for balance
+    state = start(
+        "static",
+        consultants=("negotiator",),
+        countdown=deck("signal", top, top - 10, "signal", top - 20, top - 30),
+    )
     state = ask(state, "row", 0)
     state = ask(state, "row", 0)
     state = use(state, "negotiator")
     for index in range(20):
         sampled = GAME.sample(GAME.view(state, 1), 1, random.Random(index))
-        assert sampled.countdown[0] == state.countdown[0] == "timer-90"
+        assert sampled.countdown[0] == state.countdown[0] == f"timer-{top}"
 
 
 def test_a_sample_for_the_crisis_unit_is_the_truth_but_for_the_generator() -> None:

@@ -1,0 +1,400 @@
+"""How strong the bots are: seeded games between two levels, seats swapped, with CIs.
+
+    nice -n 10 .venv/bin/python -m bench.bots --game dont-go-boom --a basic --b random --games 200
+    nice -n 10 .venv/bin/python -m bench.bots --game boom-box --a expert --b basic --games 60 --budget 0.1
+    nice -n 10 .venv/bin/python -m bench.bots --all --games 100 --expert-games 40 --budget 0.05
+    nice -n 10 .venv/bin/python -m bench.bots --speed --budget 1.0
+
+A match is level A in one seat and level B in every other seat. Games come in groups
+of ``players``: one seeded deal per group, played once with A in each seat in turn
+(so two-player deals are played twice, seats swapped), which cancels the deal's and
+the seat's luck. Every bot has its own seeded ``random.Random``, so a run is
+reproducible (an expert with a time budget depends on the machine's speed; with
+``--iterations`` it does not).
+
+Reported for A: its **score**, a win counting 1 and a first place shared by k seats
+1/k (two players: win 1, draw 0.5, loss 0), over the games, with a Wilson 95%
+confidence interval; wins/draws/losses; and the average rank of A and of the B seats
+(1 is best). With equal levels the score is 1/players. An expert's playouts (its ISMCTS iterations,
+see games/bots/search.py) per second are reported too, per second of the process's
+CPU time: the machine is shared, and the wall clock would count other jobs' time.
+
+Levels are played through ``games.bots.choose_action``, except ``expert``, which
+calls ``games.bots.search.search`` directly so that ``--budget`` (seconds per
+decision) or ``--iterations`` replace the site's 1-second default. Games run in at
+most two processes (the machine has two cores shared with other work).
+
+``--all`` runs the issue's matrix (each level against the one below, two-player and
+four-player forms, every competitive game) and prints a Markdown table for the
+README; ``--speed`` measures the expert's playouts per CPU second per game, with the
+game's own playout policy, on positions from seeded random play, one process. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.bots import LEVELS, choose_action, search
+from games.engine import Game, get
+
+PROCESSES = 2
+# The matrix of --all: (game, players, stronger level, weaker level). It's a Bomb! is
+# cooperative (its bots are measured by scenario win rates, not against each other).
+MATRIX_GAMES = ("dont-go-boom", "boom-box", "booby-trap", "ka-blam", "go-fox", "read-and-grab")
+MATRIX_PAIRS = (("basic", "random"), ("expert", "basic"))
+MATRIX_PLAYERS = (2, 4)
+# --speed: positions per game, taken from seeded random play at spread-out moves.
+SPEED_POSITIONS = 5
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Settings:
+    game: str
+    players: int
+    a: str
+    b: str
+    budget: float | None
+    iterations: int | None
+    first_seed: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One game, from A's side."""
+
+    a_score: float
+    a_rank: int
+    b_rank: float
+    a_place: str  # "win", "draw" (first place shared) or "loss"
+    expert_playouts: int
+    expert_seconds: float
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Summary:
+    settings: Settings
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    low: float
+    high: float
+    a_rank: float
+    b_rank: float
+    expert_playouts_per_second: float | None
+    seconds_per_game: float
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (draws count as half successes)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def decide(
+    game: Game[Any],
+    view: dict[str, Any],
+    seat: int,
+    level: str,
+    rng: random.Random,
+    settings: Settings,
+) -> tuple[dict[str, Any], int, float]:
+    """The level's action, and for an expert its iterations and search time."""
+    if level != "expert":
+        return choose_action(game, view, seat, level, rng), 0, 0.0
+    found = search.search(
+        game, view, seat, rng, budget_seconds=settings.budget, max_iterations=settings.iterations
+    )
+    return found.action, found.iterations, found.cpu_seconds
+
+
+def play_one(task: tuple[Settings, int]) -> Outcome:
+    """Game ``index`` of a match: deal ``index // players``, A in seat ``index % players``."""
+    settings, index = task
+    game = get(settings.game)
+    seed = settings.first_seed + index // settings.players
+    a_seat = index % settings.players
+    levels = [settings.a if seat == a_seat else settings.b for seat in range(settings.players)]
+    # Each bot its own generator, seeded from the game and seat (str seeds hash stably).
+    rngs = [random.Random(f"{settings.game}:{seed}:{a_seat}:{seat}") for seat in range(settings.players)]
+    started = time.perf_counter()
+    state = game.new(settings.players, seed)
+    playouts, searching = 0, 0.0
+    while waiting := game.to_act(state):
+        # Several seats may owe a decision at once (a simultaneous choice): they
+        # decide one at a time from their own views, which hide each other's choices.
+        seat = waiting[0]
+        action, iterations, seconds = decide(
+            game, game.view(state, seat), seat, levels[seat], rngs[seat], settings
+        )
+        playouts += iterations
+        searching += seconds
+        state = game.apply(state, seat, action)
+    result = game.result(state)
+    assert result is not None
+    ranks: list[int] = result["ranks"]
+    a_rank = ranks[a_seat]
+    sharing = ranks.count(a_rank)
+    b_ranks = [rank for seat, rank in enumerate(ranks) if seat != a_seat]
+    return Outcome(
+        a_score=1 / sharing if a_rank == 1 else 0.0,
+        a_rank=a_rank,
+        b_rank=statistics.fmean(b_ranks),
+        a_place="loss" if a_rank != 1 else ("win" if sharing == 1 else "draw"),
+        expert_playouts=playouts,
+        expert_seconds=searching,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def run_match(settings: Settings, games: int, processes: int = PROCESSES) -> Summary:
+    tasks = [(settings, index) for index in range(games)]
+    outcomes = _map(play_one, tasks, processes)
+    return summarize(settings, outcomes)
+
+
+def _map(function: Any, tasks: Sequence[Any], processes: int) -> list[Any]:
+    """``function`` over ``tasks`` in order, in at most two processes, with progress on stderr."""
+    if processes <= 1 or len(tasks) <= 1:
+        return [_progress(index, len(tasks), function(task)) for index, task in enumerate(tasks)]
+    with multiprocessing.Pool(min(processes, PROCESSES)) as pool:
+        return [
+            _progress(index, len(tasks), outcome)
+            for index, outcome in enumerate(pool.imap(function, tasks, chunksize=1))
+        ]
+
+
+def _progress(index: int, total: int, outcome: Any) -> Any:
+    if (index + 1) % 10 == 0 or index + 1 == total:
+        print(f"  {index + 1}/{total} games", file=sys.stderr, flush=True)
+    return outcome
+
+
+def summarize(settings: Settings, outcomes: Sequence[Outcome]) -> Summary:
+    games = len(outcomes)
+    score = sum(outcome.a_score for outcome in outcomes)
+    low, high = wilson(score, games)
+    searching = sum(outcome.expert_seconds for outcome in outcomes)
+    has_expert = "expert" in (settings.a, settings.b)
+    return Summary(
+        settings=settings,
+        games=games,
+        wins=sum(outcome.a_place == "win" for outcome in outcomes),
+        draws=sum(outcome.a_place == "draw" for outcome in outcomes),
+        losses=sum(outcome.a_place == "loss" for outcome in outcomes),
+        score=score / games,
+        low=low,
+        high=high,
+        a_rank=statistics.fmean(outcome.a_rank for outcome in outcomes),
+        b_rank=statistics.fmean(outcome.b_rank for outcome in outcomes),
+        expert_playouts_per_second=(
+            sum(outcome.expert_playouts for outcome in outcomes) / searching
+            if has_expert and searching > 0
+            else None
+        ),
+        seconds_per_game=statistics.fmean(outcome.seconds for outcome in outcomes),
+    )
+
+
+def describe(summary: Summary) -> str:
+    settings = summary.settings
+    lines = [
+        f"{settings.game}, {settings.players} players: {settings.a} (A) vs {settings.b} (B), "
+        f"{summary.games} games",
+        f"  A score {summary.score:.1%} (95% CI {summary.low:.1%}-{summary.high:.1%}); "
+        f"wins/draws/losses {summary.wins}/{summary.draws}/{summary.losses}; "
+        f"equal play would give {1 / settings.players:.1%}",
+        f"  average rank: A {summary.a_rank:.2f}, B {summary.b_rank:.2f}",
+        f"  {summary.seconds_per_game:.2f} s per game",
+    ]
+    if summary.expert_playouts_per_second is not None:
+        lines.append(
+            f"  expert: {expert_budget(settings)}, {summary.expert_playouts_per_second:,.0f} playouts/s"
+        )
+    return "\n".join(lines)
+
+
+def expert_budget(settings: Settings) -> str:
+    if settings.iterations is not None:
+        return f"{settings.iterations} iterations per decision"
+    return (
+        f"{settings.budget if settings.budget is not None else search.DEFAULT_BUDGET_SECONDS} s per decision"
+    )
+
+
+def table(summaries: Iterable[Summary]) -> str:
+    lines = [
+        "| game | players | A vs B | games | A score (95% CI) | A wins/draws/losses | avg rank A / B "
+        "| expert budget | expert playouts/s |",
+        "|---|--:|---|--:|---|---|---|---|--:|",
+    ]
+    for summary in summaries:
+        settings = summary.settings
+        expert = "expert" in (settings.a, settings.b)
+        rate = summary.expert_playouts_per_second
+        lines.append(
+            f"| {settings.game} | {settings.players} | {settings.a} vs {settings.b} | {summary.games} "
+            f"| {summary.score:.0%} ({summary.low:.0%}-{summary.high:.0%}) "
+            f"| {summary.wins}/{summary.draws}/{summary.losses} "
+            f"| {summary.a_rank:.2f} / {summary.b_rank:.2f} "
+            f"| {expert_budget(settings) if expert else '-'} | {f'{rate:,.0f}' if rate else '-'} |"
+        )
+    return "\n".join(lines)
+
+
+# -- Speed -------------------------------------------------------------------------
+
+
+def speed_positions(game: Game[Any], players: int, count: int, seed: int) -> list[tuple[dict[str, Any], int]]:
+    """Views of seats with a real choice (2+ legal actions), spread over seeded random games."""
+    positions: list[tuple[dict[str, Any], int]] = []
+    chooser = random.Random(seed)
+    game_seed = seed
+    while len(positions) < count:
+        state = game.new(players, game_seed)
+        game_seed += 1
+        history = []
+        while waiting := game.to_act(state):
+            seat = chooser.choice(waiting)
+            actions = game.legal_actions(state, seat)
+            if len(actions) > 1:
+                history.append((state, seat))
+            state = game.apply(state, seat, chooser.choice(actions))
+        if history:
+            # One position per game, at a different stage each time.
+            state, seat = history[(len(positions) * len(history)) // count]
+            positions.append((game.view(state, seat), seat))
+    return positions
+
+
+def measure_speed(slug: str, players: int, budget: float, positions: int) -> tuple[float, float, float]:
+    """Median, lowest and highest expert playouts/s over ``positions`` decisions."""
+    game = get(slug)
+    rates = []
+    for index, (view, seat) in enumerate(speed_positions(game, players, positions, seed=1000)):
+        found = search.search(game, view, seat, random.Random(index), budget_seconds=budget)
+        rates.append(found.playouts_per_cpu_second)
+    return statistics.median(rates), min(rates), max(rates)
+
+
+def speed_table(slugs: Sequence[str], players: Sequence[int], budget: float, positions: int) -> str:
+    lines = [
+        f"| game | players | expert playouts/s (median of {positions} positions) | lowest | highest |",
+        "|---|--:|--:|--:|--:|",
+    ]
+    for slug in slugs:
+        for count in players:
+            game = get(slug)
+            if not game.min_players <= count <= game.max_players:
+                continue
+            median, lowest, highest = measure_speed(slug, count, budget, positions)
+            lines.append(f"| {slug} | {count} | {median:,.0f} | {lowest:,.0f} | {highest:,.0f} |")
+            print(f"  {slug} {count}p done", file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
+# -- Command line ------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--game", default="dont-go-boom", help="game slug (default dont-go-boom)")
+    parser.add_argument("--a", default="basic", choices=LEVELS, help="the level measured (one seat)")
+    parser.add_argument("--b", default="random", choices=LEVELS, help="the opponents' level (other seats)")
+    parser.add_argument("--games", type=int, default=200, help="games per match (default 200)")
+    parser.add_argument(
+        "--expert-games",
+        type=int,
+        default=None,
+        help="--all: games per match with an expert (default --games)",
+    )
+    parser.add_argument("--players", type=int, default=2, help="player count (default 2)")
+    parser.add_argument(
+        "--budget", type=float, default=None, help="expert: seconds per decision (default 1 s, the site's)"
+    )
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="expert: fixed iterations per decision instead of a budget",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="first deal's seed (default 1)")
+    parser.add_argument("--processes", type=int, default=PROCESSES, help="at most 2 (default 2)")
+    parser.add_argument(
+        "--all", action="store_true", help="run the issue's matrix and print a Markdown table"
+    )
+    parser.add_argument(
+        "--games-list", default=",".join(MATRIX_GAMES), help="--all/--speed: comma-separated slugs"
+    )
+    parser.add_argument("--speed", action="store_true", help="measure expert playouts/s per game")
+    arguments = parser.parse_args(argv)
+    processes = max(1, min(arguments.processes, PROCESSES))
+    slugs = [slug.strip() for slug in arguments.games_list.split(",") if slug.strip()]
+    machine = f"Python {platform.python_version()} on {platform.machine()}"
+
+    if arguments.speed:
+        budget = arguments.budget if arguments.budget is not None else search.DEFAULT_BUDGET_SECONDS
+        print(
+            f"Expert (ISMCTS) playouts per CPU second, the games' own playout policies, "
+            f"{budget} s per decision, one process; {machine}.\n"
+        )
+        print(speed_table(slugs, MATRIX_PLAYERS, budget, SPEED_POSITIONS))
+        return
+
+    if arguments.all:
+        summaries = []
+        for slug in slugs:
+            for players in MATRIX_PLAYERS:
+                for strong, weak in MATRIX_PAIRS:
+                    settings = Settings(
+                        slug, players, strong, weak, arguments.budget, arguments.iterations, arguments.seed
+                    )
+                    games = arguments.games
+                    if "expert" in (strong, weak) and arguments.expert_games is not None:
+                        games = arguments.expert_games
+                    # Whole groups: every deal played with A in each seat.
+                    games = max(players, games - games % players)
+                    summary = run_match(settings, games, processes)
+                    summaries.append(summary)
+                    print(describe(summary), file=sys.stderr, flush=True)
+        print(f"Seeded games, seats rotated over each deal; {machine}.\n")
+        print(table(summaries))
+        return
+
+    settings = Settings(
+        arguments.game,
+        arguments.players,
+        arguments.a,
+        arguments.b,
+        arguments.budget,
+        arguments.iterations,
+        arguments.seed,
+    )
+    # Whole groups: every deal played with A in each seat.
+    games = max(settings.players, arguments.games - arguments.games % settings.players)
+    summary = run_match(settings, games, processes)
+    print(describe(summary))
+
+
+if __name__ == "__main__":
+    main()

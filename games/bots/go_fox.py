@@ -1,0 +1,154 @@
+"""Go Fox! bots: ask for what the next player is known (or likely) to hold; lay every pair.
+
+A turn's choices are the number to ask the next player for, and, after a GO FOX!,
+whether to lay a pair (always: a pair laid is a point no one can take back; a pair
+kept in hand loses a card to the player before us the moment they ask for it).
+
+Which number to ask for: the one the next player most likely holds. The log
+tells a lot, and everyone can read it:
+
+- a player who asked for a number and heard GO FOX! still holds that number,
+  until they lay a pair of it or give one away;
+- a player who said GO FOX! held none of that number then; only the cards they
+  drew since could have brought one;
+- about everyone else we count: of the six cards of a number, those in our hand
+  and on the table are out of reach, and the rest are spread at random over the
+  other hands and the pick-up pile.
+
+``basic`` reads all that from the view; ``rollout``, used inside search playouts
+on a sampled state, only counts the cards out of reach (it has no time for the log).
+There is no ``evaluate``: a whole Go Fox! playout is about a hundred cheap actions,
+so search plays every one out to the end.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.base import Game
+from games.engine.go_fox.state import NUMBER_OF, GoFoxState
+from games.engine.word_cards import COLOUR_COUNT, NUMBERS
+
+_UNKNOWN, _HOLDS, _NONE = 0, 1, 2
+
+
+class _Knowledge:
+    """What the public log says about one seat's hand, number by number."""
+
+    def __init__(self) -> None:
+        self.status = dict.fromkeys(NUMBERS, _UNKNOWN)
+        self.draws_since = dict.fromkeys(NUMBERS, 0)  # cards drawn since a GO FOX! on the number
+
+
+def read_log(log: list[dict[str, Any]], players: int) -> list[_Knowledge]:
+    """Per seat, what the public events of the log tell about their hand now."""
+    known = [_Knowledge() for _ in range(players)]
+    for item in log:
+        event, actor = item["event"], item["seat"]
+        if event == "go_fox":
+            said, asker, number = known[actor], known[item["asker"]], item["number"]
+            said.status[number] = _NONE
+            said.draws_since[number] = 0
+            asker.status[number] = _HOLDS
+        elif event == "give":
+            # The giver may hold another of that number, the asker laid theirs in the
+            # pair: about both we know no more than before the ask.
+            number = item["card"]["number"]
+            known[actor].status[number] = _UNKNOWN
+            known[item["to"]].status[number] = _UNKNOWN
+        elif event == "pair":
+            if item["after"] != "give" and known[actor].status[item["number"]] == _HOLDS:
+                known[actor].status[item["number"]] = _UNKNOWN  # they may have held a third
+        elif event == "draw":
+            draws = known[actor].draws_since
+            for number in NUMBERS:
+                draws[number] += 1
+    return known
+
+
+def holding_chance(
+    knowledge: _Knowledge, number: int, hand_size: int, out_of_reach: int, unseen: int
+) -> float:
+    """The chance that a seat holds at least one card of ``number``.
+
+    ``out_of_reach``: the cards of that number in our hand or laid on the table;
+    ``unseen``: every card we cannot see (the other hands and the pick-up pile).
+    """
+    status = knowledge.status[number]
+    if status == _HOLDS:
+        return 1.0
+    if hand_size == 0 or unseen <= 0:
+        return 0.0
+    free = max(0, COLOUR_COUNT - out_of_reach)
+    draws = hand_size if status == _UNKNOWN else min(hand_size, knowledge.draws_since[number])
+    # Drawing ``draws`` cards from the unseen ones, none of them of this number.
+    none = 1.0
+    for taken in range(draws):
+        if unseen - taken <= 0:
+            break
+        none *= max(0.0, (unseen - free - taken) / (unseen - taken))
+    return 1.0 - none
+
+
+def choose(
+    hand_numbers: list[int],
+    phase: str,
+    chance: dict[int, float],
+    keep_chance: dict[int, float],
+) -> dict[str, Any]:
+    """The action for a hand (its cards' numbers), given per number the chance that
+    the next player holds it (``chance``) and that the player before us does
+    (``keep_chance``: they would take one of a pair we kept)."""
+    counts = {number: hand_numbers.count(number) for number in set(hand_numbers)}
+    if phase == "ask":
+        if not counts:
+            return {"type": "draw"}
+        # Most likely to be held; on a tie, a number we hold one of (a pair we hold
+        # can be laid anyway if the ask fails), then the higher number (any order would do).
+        number = max(counts, key=lambda held: (chance.get(held, 0.0), -counts[held], held))
+        return {"type": "ask", "number": number}
+    pairs = [number for number, count in counts.items() if count >= 2]
+    if not pairs:
+        return {"type": "draw"}
+    # The pair most at risk of being broken by the player before us goes down first.
+    return {"type": "lay", "number": max(pairs, key=lambda held: (keep_chance.get(held, 0.0), held))}
+
+
+def basic(game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    players: int = view["players"]
+    hand_numbers = [card["number"] for card in view["hand"]]
+    out_of_reach = dict.fromkeys(NUMBERS, 0)
+    for number in hand_numbers:
+        out_of_reach[number] += 1
+    for table in view["pairs"]:
+        for pair in table["pairs"]:
+            out_of_reach[pair["number"]] += 2
+    sizes: list[int] = view["hand_sizes"]
+    unseen = view["pile_size"] + sum(size for owner, size in enumerate(sizes) if owner != seat)
+    known = read_log(view["log"], players)
+    asked, before = (seat + 1) % players, (seat - 1) % players
+
+    def chances(owner: int) -> dict[int, float]:
+        return {
+            number: holding_chance(known[owner], number, sizes[owner], out_of_reach[number], unseen)
+            for number in set(hand_numbers)
+        }
+
+    return choose(hand_numbers, view["phase"], chances(asked), chances(before))
+
+
+def rollout(game: Game[Any], state: GoFoxState, seat: int, rng: random.Random) -> dict[str, Any]:
+    hand_numbers = [NUMBER_OF[card] for card in state.hands[seat]]
+    if state.phase == "ask" and hand_numbers:
+        # The number with the most cards we cannot see; randomly among equals.
+        out_of_reach = dict.fromkeys(set(hand_numbers), 0)
+        for number in hand_numbers:
+            out_of_reach[number] += 1
+        for cards in state.pairs:
+            for card in cards:
+                if NUMBER_OF[card] in out_of_reach:
+                    out_of_reach[NUMBER_OF[card]] += 1
+        fewest = min(out_of_reach.values())
+        return {"type": "ask", "number": rng.choice([n for n, c in out_of_reach.items() if c == fewest])}
+    return choose(hand_numbers, state.phase, {}, {})

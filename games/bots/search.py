@@ -1,0 +1,456 @@
+"""The expert bot: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+The bot knows only its view. Each iteration re-deals what it cannot see
+(``game.sample(view, seat, rng)``: one "determinization"), then walks a tree of its
+own decisions with UCB, plays the game out with a fast policy, and scores the end
+from its seat's point of view. Across iterations the tree averages over the hidden
+cards it cannot rule out, so it never relies on the true state (it never sees it).
+
+- **Tree.** Only this seat's decisions are in the tree; other seats (and this seat,
+  once a playout has left the tree) act by the game's ``rollout`` policy. A node is an
+  information set of this seat: the root is the view it was given; below it, a node
+  is reached by (this seat's action, what the seat then sees), the latter being its
+  view when it next has to decide. So "draw from the deck" leads to one node per card
+  it could draw, and the keep-or-discard choice that follows is learned per card.
+  Children are keyed by the canonical JSON of the action. Actions legal in only some
+  determinizations are handled with availability counts (UCB's "parent visits" is
+  the number of times the action was available), as in Cowling et al. (2012).
+  ``tree_depth`` caps how many of this seat's decisions the tree holds (default 2:
+  this decision and the next, e.g. draw, then keep or discard): deeper, hidden draws
+  split nodes so finely that they are rarely revisited, and each step costs a view.
+- **Playouts.** The game's ``rollout(game, state, seat, rng)`` picks every action
+  but this seat's in-tree ones (uniformly random legal actions when the game has
+  none). With an ``evaluate``, an iteration stops after ``rollout_depth`` policy
+  actions (other seats' moves between tree decisions included) and the evaluation
+  stands in for the rest of the game; without one it runs to the end (safety cap).
+- **Reward** in [0, 1] for the searching seat: ``won`` in cooperative games, else by
+  rank: 1 for sole first, 0 for sole last, linear between, tied seats sharing the
+  places they occupy (two seats tied first of two get 0.5 each).
+- **Choice.** The root action visited most (then the best mean, then legal order).
+
+States are immutable, so nothing is copied: ``apply`` returns new states and the
+sampled state is simply dropped after its iteration. Given the same ``rng`` seed and a
+fixed ``max_iterations`` (no time budget), the choice is the same every time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from games.bots import strategies
+from games.engine import Game
+
+Rollout = Callable[[Game[Any], Any, int, random.Random], dict[str, Any]]
+Policy = Callable[[Game[Any], dict[str, Any], int, random.Random], dict[str, Any]]
+Evaluate = Callable[[Game[Any], Any, int], float]
+
+DEFAULT_BUDGET_SECONDS = 1.0
+# ``prior=BASIC``: guide the root with the game's own ``basic`` policy.
+BASIC = "basic"
+# UCB exploration constant for rewards in [0, 1] (1/sqrt(2) is the textbook value).
+EXPLORATION = 0.7
+# The bonus of the playout policy's choice at a node, divided by its visits + 1: worth
+# a few visits' evidence, so the search leaves the policy's move only on a clear signal.
+POLICY_BIAS = 2.0
+# The root's prior is the game's ``basic`` choice, made from the real view (playout
+# policies only see sampled states, and some, like Go Fox!'s, skip what the log tells).
+# It gets this bonus, divided by its visits + 1, in selection at the root...
+PRIOR_BIAS = 4.0
+# ...and the search replaces it only when another action's mean beats the prior's by
+# this many standard errors of the difference (a one-sided test at about 90%), so
+# noise alone leaves basic's move, and the expert plays at least as well as basic.
+OVERRIDE_Z = 1.3
+# Below this many visits an action's variance estimate is unreliable; the worst case
+# of a reward in [0, 1] (a coin flip: 0.25) stands in for it.
+MIN_VARIANCE_VISITS = 8
+# How many of the searching seat's decisions the tree holds (see the module docstring).
+DEFAULT_TREE_DEPTH = 2
+# With an ``evaluate``: policy actions per iteration before the evaluation stands in
+# for the rest of the game (a game module may set its own ``ROLLOUT_DEPTH``).
+DEFAULT_ROLLOUT_DEPTH = 12
+# Without one, a playout runs to the end; this only guards against a policy that
+# never finishes the game (every engine game ends under random play). Scored 0.5.
+MAX_PLAYOUT_ACTIONS = 10_000
+
+
+def action_key(action: dict[str, Any]) -> str:
+    """The canonical form of an action: equal actions, equal keys, whatever the field order."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def random_rollout(game: Game[Any], state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+    """The playout policy of games without one: a legal action, uniformly at random."""
+    return rng.choice(game.legal_actions(state, seat))
+
+
+def reward(result: dict[str, Any], seat: int) -> float:
+    """How good a finished game is for ``seat``, in [0, 1]."""
+    if "won" in result:
+        return 1.0 if result["won"] else 0.0
+    ranks: list[int] = result["ranks"]
+    players = len(ranks)
+    if players == 1:
+        return 1.0
+    rank = ranks[seat]
+    tied = ranks.count(rank)
+    # The tied seats occupy places rank .. rank + tied - 1, each worth
+    # (players - place) / (players - 1); they share the average.
+    return (players - rank - (tied - 1) / 2) / (players - 1)
+
+
+class Edge:
+    """One action of the searching seat from one node, and the nodes it leads to."""
+
+    __slots__ = ("action", "after", "available", "squares", "total", "visits")
+
+    def __init__(self, action: dict[str, Any]) -> None:
+        self.action = action
+        self.visits = 0
+        self.total = 0.0
+        # The sum of squared rewards: with ``total``, the rewards' variance.
+        self.squares = 0.0
+        self.available = 0
+        # What the seat sees when it next decides (its view, printed) -> node.
+        self.after: dict[str, Node] = {}
+
+
+class Node:
+    __slots__ = ("edges",)
+
+    def __init__(self) -> None:
+        self.edges: dict[str, Edge] = {}
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    action: dict[str, Any]
+    iterations: int
+    seconds: float
+    # This process's CPU time for the search: steadier than the wall clock on a busy machine.
+    cpu_seconds: float
+    # Actions applied in all playouts (tree steps included), for speed figures.
+    actions_played: int
+    # (action, visits, mean reward) per root action, in legal order.
+    root: tuple[tuple[dict[str, Any], int, float], ...]
+
+    # The game's ``basic`` choice at the root, when the search had one as its prior.
+    prior: dict[str, Any] | None = None
+
+    @property
+    def playouts_per_second(self) -> float:
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def playouts_per_cpu_second(self) -> float:
+        return self.iterations / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
+
+
+def choose(
+    game: Game[Any],
+    view: dict[str, Any],
+    seat: int,
+    rng: random.Random,
+    *,
+    budget_seconds: float | None = None,
+    max_iterations: int | None = None,
+    rollout: Rollout | None = None,
+    evaluate: Evaluate | None = None,
+    rollout_depth: int | None = None,
+    tree_depth: int = DEFAULT_TREE_DEPTH,
+    prior: Policy | str | None = BASIC,
+) -> dict[str, Any]:
+    """The expert's action for ``seat`` from its ``view``; see ``search``."""
+    return search(
+        game,
+        view,
+        seat,
+        rng,
+        budget_seconds=budget_seconds,
+        max_iterations=max_iterations,
+        rollout=rollout,
+        evaluate=evaluate,
+        rollout_depth=rollout_depth,
+        tree_depth=tree_depth,
+        prior=prior,
+    ).action
+
+
+def search(
+    game: Game[Any],
+    view: dict[str, Any],
+    seat: int,
+    rng: random.Random,
+    *,
+    budget_seconds: float | None = None,
+    max_iterations: int | None = None,
+    rollout: Rollout | None = None,
+    evaluate: Evaluate | None = None,
+    rollout_depth: int | None = None,
+    tree_depth: int = DEFAULT_TREE_DEPTH,
+    prior: Policy | str | None = BASIC,
+) -> SearchResult:
+    """Search from ``view`` and return the chosen action with the search's figures.
+
+    Stops after ``max_iterations`` iterations or ``budget_seconds`` seconds, whichever
+    comes first. ``budget_seconds=None`` means 1 s when no ``max_iterations`` is given
+    and no time limit when one is (so a fixed iteration count is reproducible).
+
+    ``rollout=None`` takes ``rollout``, ``evaluate`` and ``ROLLOUT_DEPTH`` from the
+    game's bot module (random playouts when it has none). A caller that passes a
+    ``rollout`` controls the playouts entirely: its ``evaluate`` (None: play to the
+    end) and ``rollout_depth`` are used as given.
+
+    ``prior`` is the root's guide: ``BASIC`` (the default) is the game's ``basic``
+    policy (none if the game has no bot module), or pass a policy of the view, or
+    None to guide the root by the playout policy like every other node. The prior's
+    action is tried first and kept unless the search finds another clearly better
+    (see ``OVERRIDE_Z``).
+    """
+    started = time.perf_counter()
+    cpu_started = time.process_time()
+    if budget_seconds is None and max_iterations is None:
+        budget_seconds = DEFAULT_BUDGET_SECONDS
+    deadline = None if budget_seconds is None else started + budget_seconds
+    if rollout is None:
+        rollout, evaluate, module_depth = _game_policy(game)
+        if rollout_depth is None:
+            rollout_depth = module_depth
+    if rollout_depth is None:
+        rollout_depth = DEFAULT_ROLLOUT_DEPTH
+    # No evaluation: the depth cap only guards against endless playouts.
+    cut = rollout_depth if evaluate is not None else MAX_PLAYOUT_ACTIONS
+
+    first = game.sample(view, seat, rng)
+    if seat not in game.to_act(first):
+        raise ValueError(f"Seat {seat} has no decision to make in this view.")
+    # A seat's options depend only on what it knows, so every determinization offers
+    # the same actions at the root (the engine's conformance tests check this).
+    legal = game.legal_actions(first, seat)
+    if not legal:
+        raise ValueError(f"Seat {seat} has no legal action in this view.")
+    if len(legal) == 1:
+        return SearchResult(
+            action=legal[0],
+            iterations=0,
+            seconds=time.perf_counter() - started,
+            cpu_seconds=time.process_time() - cpu_started,
+            actions_played=0,
+            root=((legal[0], 0, 0.0),),
+        )
+
+    prior_policy = _game_basic(game) if prior == BASIC else prior
+    if isinstance(prior_policy, str):
+        raise ValueError(f"Unknown prior {prior_policy!r}: pass search.BASIC, a policy or None.")
+    prior_key = None
+    prior_action = None
+    if prior_policy is not None:
+        prior_action = prior_policy(game, view, seat, rng)
+        prior_key = action_key(prior_action)
+
+    root_log = len(view["log"]) if isinstance(view.get("log"), list) else 0
+    root = Node()
+    root_keys = [action_key(action) for action in legal]
+    for key, action in zip(root_keys, legal, strict=True):
+        root.edges[key] = Edge(action)
+    if prior_key is not None and prior_key not in root.edges:
+        raise ValueError(f"The prior's action {prior_action!r} is not legal here.")
+
+    iterations = 0
+    actions_played = 0
+    apply = game.apply
+    to_act = game.to_act
+    legal_actions = game.legal_actions
+    state = first
+    while True:
+        if max_iterations is not None and iterations >= max_iterations:
+            break
+        if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
+            break
+        if iterations > 0:
+            state = game.sample(view, seat, rng)
+        iterations += 1
+
+        # -- Selection and expansion over this seat's information sets. --
+        path: list[Edge] = []
+        node: Node | None = root
+        keys = root_keys
+        actions = legal
+        depth = 0
+        # Actions played by the policy this iteration, in the tree and past it.
+        steps = 0
+        finished: dict[str, Any] | None = None
+        while node is not None:
+            # A policy's choice guides the search (progressive bias): with few
+            # iterations and many actions, UCB alone would pick almost blindly. At the
+            # root that is the prior (decided once, from the real view); below, the
+            # playout policy's choice in this determinization.
+            if node is root and prior_key is not None:
+                edge = _select(node, keys, actions, prior_key, PRIOR_BIAS, rng)
+            else:
+                hint = action_key(rollout(game, state, seat, rng))
+                edge = _select(node, keys, actions, hint, POLICY_BIAS, rng)
+            path.append(edge)
+            state = apply(state, seat, edge.action)
+            actions_played += 1
+            depth += 1
+            expanded = edge.visits == 0
+            # Others act by the playout policy until this seat decides again (or the
+            # playout's length is spent: a seat out of the game may never decide again).
+            while True:
+                waiting = to_act(state)
+                if not waiting or seat in waiting or steps >= cut:
+                    break
+                mover = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+                state = apply(state, mover, rollout(game, state, mover, rng))
+                steps += 1
+            if not waiting:
+                finished = game.result(state)
+                break
+            if expanded or depth >= tree_depth or seat not in waiting:
+                break
+            # This seat's next information set: what it sees now, printed (``repr`` is
+            # a cheap exact key: a game builds its views in a fixed key order). The log
+            # is append-only and its first entries are those of the root view in every
+            # determinization, so only the entries since the root are printed.
+            seen_view = game.view(state, seat)
+            if isinstance(seen_view.get("log"), list):
+                seen_view = {**seen_view, "log": seen_view["log"][root_log:]}
+            seen = repr(seen_view)
+            node = edge.after.get(seen)
+            if node is None:
+                node = edge.after[seen] = Node()
+            actions = legal_actions(state, seat)
+            keys = [action_key(action) for action in actions]
+
+        # -- Playout. --
+        if finished is not None:
+            value = reward(finished, seat)
+        else:
+            while True:
+                waiting = to_act(state)
+                if not waiting:
+                    result = game.result(state)
+                    assert result is not None
+                    value = reward(result, seat)
+                    break
+                if steps >= cut:
+                    value = evaluate(game, state, seat) if evaluate is not None else 0.5
+                    break
+                mover = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+                state = apply(state, mover, rollout(game, state, mover, rng))
+                steps += 1
+        actions_played += steps
+
+        # -- Backpropagation: every edge on the path is this seat's, so one value. --
+        for edge in path:
+            edge.visits += 1
+            edge.total += value
+            edge.squares += value * value
+
+    edges = [root.edges[key] for key in root_keys]
+    best = edges[
+        max(
+            range(len(edges)),
+            # Most visits, then best mean; ``max`` keeps the first of equals (legal order).
+            key=lambda index: (edges[index].visits, edges[index].total / max(edges[index].visits, 1)),
+        )
+    ]
+    if prior_key is not None and not _clearly_better(best, root.edges[prior_key]):
+        best = root.edges[prior_key]
+    return SearchResult(
+        action=best.action,
+        iterations=iterations,
+        seconds=time.perf_counter() - started,
+        cpu_seconds=time.process_time() - cpu_started,
+        actions_played=actions_played,
+        root=tuple((edge.action, edge.visits, edge.total / max(edge.visits, 1)) for edge in edges),
+        prior=prior_action,
+    )
+
+
+def _clearly_better(challenger: Edge, prior: Edge) -> bool:
+    """Whether the challenger's mean reward beats the prior's by ``OVERRIDE_Z``
+    standard errors of the difference (a Welch-style test on the playouts)."""
+    if challenger is prior:
+        return True
+    if challenger.visits == 0 or prior.visits == 0:
+        return prior.visits == 0 and challenger.visits > 0
+    difference = challenger.total / challenger.visits - prior.total / prior.visits
+    error = math.sqrt(_variance(challenger) / challenger.visits + _variance(prior) / prior.visits)
+    return difference > OVERRIDE_Z * error
+
+
+def _variance(edge: Edge) -> float:
+    if edge.visits < MIN_VARIANCE_VISITS:
+        return 0.25
+    mean = edge.total / edge.visits
+    return max(0.0, edge.squares / edge.visits - mean * mean)
+
+
+def _select(
+    node: Node,
+    keys: list[str],
+    actions: list[dict[str, Any]],
+    hint: str,
+    bias: float,
+    rng: random.Random,
+) -> Edge:
+    """UCB over the actions available in this determinization, plus a bonus ``bias``
+    for the policy's choice ``hint`` that fades as it is visited; untried actions
+    first, the hinted one before the others."""
+    edges = node.edges
+    untried = []
+    for index, key in enumerate(keys):
+        edge = edges.get(key)
+        if edge is None or edge.visits == 0:
+            untried.append(index)
+        if edge is not None:
+            edge.available += 1
+    if untried:
+        hinted = [index for index in untried if keys[index] == hint]
+        index = hinted[0] if hinted else untried[0] if len(untried) == 1 else rng.choice(untried)
+        edge = edges.get(keys[index])
+        if edge is None:
+            edge = edges[keys[index]] = Edge(actions[index])
+            edge.available = 1
+        return edge
+    best: Edge | None = None
+    best_score = -1.0
+    for key in keys:
+        edge = edges[key]
+        score = edge.total / edge.visits + EXPLORATION * math.sqrt(math.log(edge.available) / edge.visits)
+        if key == hint:
+            score += bias / (edge.visits + 1)
+        if score > best_score:
+            best, best_score = edge, score
+    assert best is not None
+    return best
+
+
+def _game_basic(game: Game[Any]) -> Policy | None:
+    """The game's ``basic`` policy (decides from the view), if it has a bot module."""
+    try:
+        module = strategies.for_game(game)
+    except strategies.NoStrategy:
+        return None
+    basic: Policy | None = getattr(module, "basic", None)
+    return basic
+
+
+def _game_policy(game: Game[Any]) -> tuple[Rollout, Evaluate | None, int | None]:
+    """The game's playout policy, evaluation and playout depth, from its bot module."""
+    try:
+        module = strategies.for_game(game)
+    except strategies.NoStrategy:
+        return random_rollout, None, None
+    return (
+        getattr(module, "rollout", random_rollout),
+        getattr(module, "evaluate", None),
+        getattr(module, "ROLLOUT_DEPTH", None),
+    )

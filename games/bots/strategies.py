@@ -1,0 +1,51 @@
+"""Which module holds a game's bot strategy.
+
+Every game has its own module under ``games/bots/`` exposing:
+
+- ``basic(game, view, seat, rng) -> dict``: the game's rules of thumb, from the view;
+- ``rollout(game, state, seat, rng) -> dict``: a fast policy for search playouts,
+  on a full (sampled) state;
+- optionally ``evaluate(game, state, seat) -> float`` in [0, 1]: how good an
+  unfinished state is for ``seat``, so search can stop a playout early;
+- optionally ``ROLLOUT_DEPTH: int``: how many actions a playout runs before
+  ``evaluate`` is asked (see ``games/bots/search.py``).
+
+Modules are imported on first use: ``games.bots`` then loads only the games a
+worker actually plays, and a game whose module is missing fails alone, clearly.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+from games.engine import Game
+
+MODULES: dict[str, str] = {
+    "booby-trap": "games.bots.booby_trap",
+    "boom-box": "games.bots.boom_box",
+    "dont-go-boom": "games.bots.dont_go_boom",
+    "go-fox": "games.bots.go_fox",
+    "its-a-bomb": "games.bots.its_a_bomb",
+    "ka-blam": "games.bots.ka_blam",
+    "read-and-grab": "games.bots.read_and_grab",
+}
+
+
+class NoStrategy(LookupError):
+    """The game has no bot module (yet)."""
+
+
+def for_game(game: Game[Any]) -> ModuleType:
+    path = MODULES.get(game.slug)
+    if path is None:
+        raise NoStrategy(f"No bot strategy is listed for {game.slug!r}.")
+    try:
+        return importlib.import_module(path)
+    except ModuleNotFoundError as error:
+        # Only the strategy module itself being absent means "no strategy"; a
+        # module that exists but imports something missing is a bug to surface.
+        if error.name != path:
+            raise
+        raise NoStrategy(f"The bot strategy for {game.slug!r} ({path}) does not exist.") from None

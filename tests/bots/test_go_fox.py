@@ -1,0 +1,107 @@
+"""The Go Fox! bots: legal from any view, view-only, they lay pairs and ask for what is known."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from games.bots import go_fox
+from games.engine.go_fox import GoFox, GoFoxState
+from games.engine.go_fox.state import hand_order
+from games.engine.word_cards import WORDS
+
+GAME = GoFox()
+
+
+def key(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def states(players: int, seed: int) -> list[GoFoxState]:
+    """Every state of one random game."""
+    rng = random.Random(seed)
+    state = GAME.new(players, seed)
+    seen = [state]
+    while GAME.to_act(state):
+        seat = GAME.to_act(state)[0]
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        seen.append(state)
+    return seen
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_basic_and_rollout_are_always_legal(players: int) -> None:
+    for seed in range(4):
+        for state in states(players, seed)[:-1]:
+            seat = GAME.to_act(state)[0]
+            legal = {key(action) for action in GAME.legal_actions(state, seat)}
+            view = GAME.view(state, seat)
+            assert key(go_fox.basic(GAME, view, seat, random.Random(seed))) in legal
+            assert key(go_fox.rollout(GAME, state, seat, random.Random(seed))) in legal
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_basic_decides_from_the_view_alone(players: int) -> None:
+    """A sampled state with the same view (other hands and pile re-dealt) gets the same choice."""
+    rng = random.Random(players)
+    for state in states(players, 11)[:-1:5]:
+        seat = GAME.to_act(state)[0]
+        view = GAME.view(state, seat)
+        same_view = GAME.view(GAME.sample(view, seat, rng), seat)
+        assert key(go_fox.basic(GAME, view, seat, random.Random(1))) == key(
+            go_fox.basic(GAME, same_view, seat, random.Random(1))
+        )
+
+
+def test_lays_a_pair_after_go_fox() -> None:
+    for state in states(2, 3)[:-1]:
+        seat = GAME.to_act(state)[0]
+        actions = GAME.legal_actions(state, seat)
+        if state.phase == "go_fox" and len(actions) > 1:
+            chosen = go_fox.basic(GAME, GAME.view(state, seat), seat, random.Random(0))
+            assert chosen["type"] == "lay"
+
+
+def test_asks_for_a_number_the_next_player_asked_for_in_vain() -> None:
+    """Seat 1 asks seat 0 for a 7 and hears GO FOX!: seat 0 then knows seat 1 holds a 7."""
+    sevens = [card.index for card in WORDS.cards if card.number == 7]
+    others = [card.index for card in WORDS.cards if card.number not in (3, 7)]
+    three = WORDS.card(0, 3).index
+    hands = (
+        tuple(sorted([three, *others[:4]], key=hand_order)),
+        tuple(sorted([sevens[0], *others[4:8]], key=hand_order)),
+    )
+    state = replace(GAME.new(2, 5), hands=hands)
+    state = GAME.apply(state, 1, {"type": "ask", "number": 7})
+    assert state.phase == "go_fox"
+    state = GAME.apply(state, 1, {"type": "draw"})
+    assert state.turn == 0
+    # Seat 0 now holds a 7 too (as if drawn): asking for it is a sure pair.
+    state = replace(
+        state, hands=(tuple(sorted([*state.hands[0], sevens[1]], key=hand_order)), state.hands[1])
+    )
+    chosen = go_fox.basic(GAME, GAME.view(state, 0), 0, random.Random(0))
+    assert chosen == {"type": "ask", "number": 7}
+
+
+def test_knowledge_of_a_go_fox_fades_with_draws() -> None:
+    knowledge = go_fox.read_log(
+        [
+            {"event": "ask", "seat": 0, "asked": 1, "number": 4},
+            {"event": "go_fox", "seat": 1, "asker": 0, "number": 4},
+        ],
+        2,
+    )
+    none_yet = go_fox.holding_chance(knowledge[1], 4, 5, 1, 50)
+    assert none_yet == 0.0
+    assert go_fox.holding_chance(knowledge[0], 4, 5, 1, 50) == 1.0
+    knowledge[1].draws_since[4] = 3
+    assert (
+        0.0
+        < go_fox.holding_chance(knowledge[1], 4, 5, 1, 50)
+        < go_fox.holding_chance(go_fox.read_log([], 2)[1], 4, 5, 1, 50)
+    )

@@ -1,0 +1,143 @@
+"""It's a Bomb! bots: always legal, decided from the view only, and sensible.
+
+Real engine states throughout. An employee's basic decision draws a couple of dozen
+sampled states (about 1 ms each), so the games here are few.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.bots import its_a_bomb as bot
+from games.engine.its_a_bomb.scenarios import SCENARIO_SLUGS
+from games.engine.its_a_bomb.state import CRISIS_UNIT, State
+from tests.engine.its_a_bomb.builder import GAME, ask, cut, deck, start, until_employee
+
+
+def _game(scenario: str, players: int, seed: int, basic: bool) -> tuple[list[tuple[State, int]], State]:
+    """Decision points of one game, every seat basic or every seat random, and its end."""
+    rng = random.Random(seed)
+    state = GAME.new(players, seed, {"scenario": scenario})
+    points = []
+    while waiting := GAME.to_act(state):
+        seat = waiting[0]
+        points.append((state, seat))
+        if basic:
+            action = bot.basic(GAME, GAME.view(state, seat), seat, rng)
+        else:
+            action = rng.choice(GAME.legal_actions(state, seat))
+        state = GAME.apply(state, seat, action)
+    return points, state
+
+
+def _play(scenario: str, players: int, seed: int, basic: bool) -> list[tuple[State, int]]:
+    return _game(scenario, players, seed, basic)[0]
+
+
+def _check_point(state: State, seat: int, rng: random.Random) -> None:
+    legal = GAME.legal_actions(state, seat)
+    view = GAME.view(state, seat)
+    assert bot.basic(GAME, view, seat, rng) in legal
+    assert bot.rollout(GAME, state, seat, rng) in legal
+    sampled = GAME.sample(view, seat, rng)
+    assert bot.rollout(GAME, sampled, seat, rng) in GAME.legal_actions(sampled, seat)
+    assert 0.0 <= bot.evaluate(GAME, state, seat) <= 1.0
+
+
+@pytest.mark.parametrize("scenario", SCENARIO_SLUGS)
+def test_basic_and_rollout_are_always_legal_in_every_scenario(scenario: str) -> None:
+    rng = random.Random(5)
+    # A random game reaches odd states (many asks, wasted cuts); a basic game sensible ones.
+    for players, basic in ((2, False), (4, True)):
+        for state, seat in _play(scenario, players, 3, basic)[::3]:
+            _check_point(state, seat, rng)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 6])
+def test_every_player_count_plays_to_the_end(players: int) -> None:
+    points = _play("the-call", players, players, basic=True)
+    seats = {seat for _, seat in points}
+    assert seats <= set(range(players))
+
+
+def test_basic_decides_from_the_view_only() -> None:
+    rng = random.Random(3)
+    for scenario in ("lab-n457", "blackout"):
+        for state, seat in _play(scenario, 3, 8, basic=False)[::2]:
+            if seat == CRISIS_UNIT:
+                continue
+            view = GAME.view(state, seat)
+            # Another state with the same view: the hidden tiles and special cards dealt again.
+            other = GAME.sample(view, seat, rng)
+            assert GAME.view(other, seat) == view
+            seed = rng.randrange(1 << 30)
+            assert bot.basic(GAME, view, seat, random.Random(seed)) == bot.basic(
+                GAME, GAME.view(other, seat), seat, random.Random(seed)
+            )
+
+
+def _basic(state: State, seed: int = 1) -> dict[str, Any]:
+    (seat,) = GAME.to_act(state)
+    return bot.basic(GAME, GAME.view(state, seat), seat, random.Random(seed))
+
+
+def test_an_employee_cuts_the_tile_the_colourist_showed() -> None:
+    state = start("sequence", consultants=("colourist",))
+    state = GAME.apply(
+        state,
+        CRISIS_UNIT,
+        {"type": "use_on_tile", "consultant": "colourist", "grid": 0, "row": 0, "column": 0},
+    )
+    assert _basic(state) == {"type": "cut", "grid": 0, "row": 0, "column": 0}  # the red cable, first in order
+
+
+def test_an_employee_cuts_a_cable_the_analyst_placed_and_avoids_the_explosive() -> None:
+    # Row 2 of the layout is "- X - r": the Analyst shows the Explosive and the red cable.
+    state = start("training", consultants=("analyst",))
+    state = ask(state, "row", 1)
+    state = GAME.apply(state, CRISIS_UNIT, {"type": "use", "consultant": "analyst"})
+    state = until_employee(state)
+    for seed in range(5):
+        assert _basic(state, seed) == {"type": "cut", "grid": 0, "row": 1, "column": 3}
+
+
+def test_an_employee_with_no_time_left_cuts_rather_than_asks() -> None:
+    # One Timer above the Explosion, no Consultant: an ask would reveal the Explosion next.
+    state = start("training", consultants=(), countdown=deck(10))
+    state = ask(state, "row", 0)  # the last Timer leaves
+    assert _basic(state)["type"] == "cut"
+
+
+def test_the_crisis_unit_stops_a_cut_on_an_explosive_and_contains_one() -> None:
+    state = cut(start("lab-n457", consultants=("sapper",)), 1, 0)  # an Explosive is named
+    assert _basic(state) == {"type": "use", "consultant": "sapper"}
+    state = cut(start("twins", consultants=("containment",)), 1, 1)  # an Explosive goes off
+    assert _basic(state) == {"type": "use", "consultant": "containment"}
+
+
+def test_the_crisis_unit_lets_a_safe_cut_go_ahead() -> None:
+    state = cut(start("lab-n457", consultants=("sapper",)), 0, 0)  # a red cable
+    assert _basic(state) == {"type": "pass"}
+
+
+def test_the_crisis_unit_cancels_the_call() -> None:
+    state = ask(start("the-call", consultants=("radio_operator",), countdown=deck("call", 80, 70)), "row", 1)
+    assert _basic(state) == {"type": "use", "consultant": "radio_operator"}
+
+
+def test_the_crisis_unit_saves_the_chronometrist_for_the_explosion() -> None:
+    state = ask(start("training", consultants=("chronometrist",)), "row", 0)
+    assert _basic(state) == {"type": "pass"}  # plenty of time left
+    state = ask(start("training", consultants=("chronometrist",), countdown=deck()), "row", 0)
+    assert _basic(state) == {"type": "use", "consultant": "chronometrist"}
+
+
+def test_a_basic_team_defuses_training_most_of_the_time() -> None:
+    wins = 0
+    for seed in range(6):
+        result = GAME.result(_game("training", 3, seed, basic=True)[1])
+        wins += bool(result and result["won"])
+    assert wins >= 4

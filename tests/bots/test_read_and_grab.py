@@ -1,0 +1,99 @@
+"""The Read and Grab bots: legal from any view, view-only, and they grab the best set."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from games.bots import read_and_grab
+from games.engine.read_and_grab import ReadAndGrab
+from games.engine.read_and_grab.game import ReadAndGrabState
+from games.engine.word_cards import WORDS
+
+GAME = ReadAndGrab()
+
+
+def key(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def states(players: int, seed: int) -> list[ReadAndGrabState]:
+    """Every state of one random game."""
+    rng = random.Random(seed)
+    state = GAME.new(players, seed)
+    seen = [state]
+    while GAME.to_act(state):
+        seat = GAME.to_act(state)[0]
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        seen.append(state)
+    return seen
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_basic_and_rollout_are_always_legal(players: int) -> None:
+    for seed in range(3):
+        for state in states(players, seed)[:-1]:
+            seat = GAME.to_act(state)[0]
+            legal = {key(action) for action in GAME.legal_actions(state, seat)}
+            view = GAME.view(state, seat)
+            assert key(read_and_grab.basic(GAME, view, seat, random.Random(seed))) in legal
+            assert key(read_and_grab.rollout(GAME, state, seat, random.Random(seed))) in legal
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_basic_decides_from_the_view_alone(players: int) -> None:
+    rng = random.Random(players)
+    for state in states(players, 5)[:-1:3]:
+        seat = GAME.to_act(state)[0]
+        view = GAME.view(state, seat)
+        same_view = GAME.view(GAME.sample(view, seat, rng), seat)
+        assert key(read_and_grab.basic(GAME, view, seat, random.Random(1))) == key(
+            read_and_grab.basic(GAME, same_view, seat, random.Random(1))
+        )
+
+
+def test_basic_and_rollout_agree() -> None:
+    for state in states(3, 8)[:-1]:
+        seat = GAME.to_act(state)[0]
+        assert read_and_grab.basic(GAME, GAME.view(state, seat), seat, random.Random(0)) == (
+            read_and_grab.rollout(GAME, state, seat, random.Random(0))
+        )
+
+
+def fives(*colours: int) -> tuple[int, ...]:
+    return tuple(WORDS.card(colour, 5).index for colour in colours)
+
+
+def grab_choice(sets: dict[int, tuple[int, ...]], complete: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
+    """Seat 0 has just turned over a 5; ``sets``: each seat's set of 5s."""
+    state = GAME.new(len(complete), 1)
+    open_sets = []
+    for seat, seat_sets in enumerate(state.open_sets):
+        mine = list(seat_sets)
+        mine[4] = sets.get(seat, ())
+        open_sets.append(tuple(mine))
+    flipped = sets[0][-1]
+    state = replace(state, turn=0, flipped=flipped, open_sets=tuple(open_sets), complete=complete)
+    assert len(GAME.legal_actions(state, 0)) > 1
+    return read_and_grab.basic(GAME, GAME.view(state, 0), 0, random.Random(0))
+
+
+def test_grabs_the_biggest_set() -> None:
+    choice = grab_choice({0: fives(0), 1: fives(1), 2: fives(2, 3)}, ((), (), ()))
+    assert choice == {"type": "grab", "from": 2}
+
+
+def test_grabs_from_the_leader_between_equal_sets() -> None:
+    choice = grab_choice({0: fives(0), 1: fives(1), 2: fives(2)}, ((), (), (3,)))
+    assert choice == {"type": "grab", "from": 2}
+    choice = grab_choice({0: fives(0), 1: fives(1), 2: fives(2)}, ((), (3,), ()))
+    assert choice == {"type": "grab", "from": 1}
+
+
+def test_grabs_rather_than_passes() -> None:
+    choice = grab_choice({0: fives(0, 1, 2), 1: fives(3)}, ((4, 6), ()))
+    assert choice == {"type": "grab", "from": 1}

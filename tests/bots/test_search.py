@@ -1,0 +1,197 @@
+"""The expert's search (games/bots/search.py) on real engine states.
+
+Playouts here use explicit policies (uniformly random, with a neutral evaluation
+after a few actions) and mostly no root prior, so these tests do not depend on the
+per-game bot modules and stay fast; the games' own policies are tested with their
+modules. The prior tests use small policies of their own.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.bots import search
+from games.engine import Game, all_games, get
+
+GAMES = sorted(all_games(), key=lambda game: game.slug)
+# Booby-Trap runs physics on every take: few positions, few iterations.
+SLOW = {"booby-trap"}
+
+
+def neutral(game: Game[Any], state: Any, seat: int) -> float:
+    return 0.5
+
+
+def quick(
+    game: Game[Any], view: dict[str, Any], seat: int, seed: int, iterations: int
+) -> search.SearchResult:
+    """A small reproducible search: random playouts cut after three actions."""
+    return search.search(
+        game,
+        view,
+        seat,
+        random.Random(seed),
+        max_iterations=iterations,
+        rollout=search.random_rollout,
+        evaluate=neutral,
+        rollout_depth=3,
+        prior=None,
+    )
+
+
+def positions(game: Game[Any], players: int, seed: int, count: int, horizon: int) -> list[tuple[Any, int]]:
+    """(state, seat to decide) pairs from seeded random play, the first state included
+    (in Don't Go Boom every seat owes its opening choice at once), spread over the
+    first ``horizon`` actions."""
+    rng = random.Random(seed)
+    state = game.new(players, seed)
+    found = []
+    step = 0
+    while (waiting := game.to_act(state)) and step < horizon:
+        seat = rng.choice(waiting)
+        found.append((state, seat))
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+        step += 1
+    stride = max(1, len(found) // count)
+    return found[::stride][:count]
+
+
+def player_counts(game: Game[Any]) -> list[int]:
+    return sorted({max(game.min_players, 2), game.max_players if game.slug not in SLOW else 3})
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.slug)
+def test_search_returns_a_legal_action_in_every_game(game: Game[Any]) -> None:
+    slow = game.slug in SLOW
+    for players in player_counts(game):
+        for state, seat in positions(
+            game, players, seed=players, count=2 if slow else 4, horizon=8 if slow else 80
+        ):
+            view = game.view(state, seat)
+            action = quick(game, view, seat, seed=1, iterations=3 if slow else 25).action
+            assert action in game.legal_actions(state, seat)
+            game.apply(state, seat, action)
+
+
+def test_search_plays_whole_random_playouts_without_an_evaluation() -> None:
+    game = get("go-fox")
+    state, seat = positions(game, 2, seed=3, count=1, horizon=1)[0]
+    found = search.search(
+        game, game.view(state, seat), seat, random.Random(0), max_iterations=10, rollout=search.random_rollout
+    )
+    assert found.action in game.legal_actions(state, seat)
+    assert found.iterations == 10
+
+
+def test_max_iterations_is_respected() -> None:
+    game = get("dont-go-boom")
+    state, seat = positions(game, 2, seed=4, count=4, horizon=40)[-1]
+    found = quick(game, game.view(state, seat), seat, seed=2, iterations=37)
+    assert found.iterations == 37
+    assert sum(visits for _, visits, _ in found.root) == 37
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    game = get("dont-go-boom")
+    state, seat = positions(game, 2, seed=4, count=4, horizon=40)[-1]
+    found = search.search(
+        game,
+        game.view(state, seat),
+        seat,
+        random.Random(0),
+        budget_seconds=0.05,
+        rollout=search.random_rollout,
+        evaluate=neutral,
+    )
+    assert found.iterations >= 1
+    assert found.seconds < 1.0
+
+
+def test_a_single_legal_action_is_returned_at_once() -> None:
+    game = get("ka-blam")
+    rng = random.Random(0)
+    state = game.new(2, 0)
+    while True:
+        waiting = game.to_act(state)
+        assert waiting, "a seeded Ka-Blam! game offers a forced move somewhere"
+        seat = waiting[0]
+        actions = game.legal_actions(state, seat)
+        if len(actions) == 1:
+            break
+        state = game.apply(state, seat, rng.choice(actions))
+    found = quick(game, game.view(state, seat), seat, seed=0, iterations=500)
+    assert found.action == actions[0]
+    assert found.iterations == 0
+
+
+@pytest.mark.parametrize("slug", ["dont-go-boom", "boom-box", "read-and-grab"])
+def test_same_seed_and_iterations_give_the_same_search(slug: str) -> None:
+    game = get(slug)
+    for state, seat in positions(game, 3, seed=5, count=3, horizon=60):
+        view = game.view(state, seat)
+        first = quick(game, view, seat, seed=11, iterations=40)
+        again = quick(game, view, seat, seed=11, iterations=40)
+        assert first.action == again.action
+        assert first.root == again.root
+        assert first.actions_played == again.actions_played
+
+
+@pytest.mark.parametrize("slug", ["dont-go-boom", "go-fox", "ka-blam"])
+def test_two_states_with_the_same_view_get_the_same_choice(slug: str) -> None:
+    game = get(slug)
+    for index, (state, seat) in enumerate(positions(game, 2, seed=6, count=3, horizon=60)):
+        view = game.view(state, seat)
+        # Another true state this seat cannot tell from the first.
+        other = game.sample(view, seat, random.Random(100 + index))
+        assert game.view(other, seat) == view
+        chosen = quick(game, view, seat, seed=7, iterations=30).root
+        assert quick(game, game.view(other, seat), seat, seed=7, iterations=30).root == chosen
+
+
+def test_search_takes_the_winning_move() -> None:
+    """Don't Go Boom, seed 91, the last decision of the game (found by random play):
+    seat 0 must keep the 12 from the discard pile, and only in position 2 (r0c2) does
+    it complete a line of three 12s (scoring 0) and win; anywhere else it loses."""
+    game = get("dont-go-boom")
+    rng = random.Random(91)
+    state = game.new(2, 91)
+    for _ in range(216):
+        seat = rng.choice(game.to_act(state))
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    assert game.to_act(state) == [0]
+    view = game.view(state, 0)
+    assert view["held"]["card"]["value"] == 12
+    outcomes = {}
+    for action in game.legal_actions(state, 0):
+        result = game.result(game.apply(state, 0, action))
+        assert result is not None
+        outcomes[action["position"]] = result["ranks"][0]
+    assert [position for position, rank in outcomes.items() if rank == 1] == [2]
+
+    found = quick(game, view, 0, seed=3, iterations=60)
+    assert found.action == {"type": "keep", "position": 2}
+
+
+@pytest.mark.parametrize(
+    ("result", "seat", "expected"),
+    [
+        ({"scores": [3, 9], "ranks": [1, 2]}, 0, 1.0),
+        ({"scores": [3, 9], "ranks": [1, 2]}, 1, 0.0),
+        ({"scores": [5, 5], "ranks": [1, 1]}, 0, 0.5),
+        ({"scores": [1, 2, 2, 4], "ranks": [1, 2, 2, 4]}, 1, 0.5),
+        ({"scores": [1, 2, 3], "ranks": [1, 2, 3]}, 1, 0.5),
+        ({"scores": [0, 0], "ranks": [1, 1], "won": True}, 1, 1.0),
+        ({"scores": [0, 0], "ranks": [1, 1], "won": False}, 0, 0.0),
+    ],
+)
+def test_reward_is_rank_based_or_won(result: dict[str, Any], seat: int, expected: float) -> None:
+    assert search.reward(result, seat) == pytest.approx(expected)
+
+
+def test_action_keys_ignore_field_order() -> None:
+    assert search.action_key({"type": "keep", "position": 2}) == search.action_key(
+        {"position": 2, "type": "keep"}
+    )
