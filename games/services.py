@@ -32,7 +32,7 @@ logger = logging.getLogger(__name__)
 # The account that plays a level: created by accounts' 0002 data migration.
 BOT_USERNAMES = {level: f"bot-{level}" for level in ("random", "basic", "expert")}
 # Who plays a seat whose player resigned (the autopilot).
-AUTOPILOT_LEVEL = "random"
+AUTOPILOT_LEVEL = "basic"
 
 
 class MatchError(Exception):

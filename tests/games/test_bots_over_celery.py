@@ -109,3 +109,44 @@ def test_bots_wait_for_people_and_answer_their_moves(celery_worker_process: str,
             match_id=match.pk, user=organiser, action=game.legal_actions(state, 0)[0], ply=current.ply
         )
     assert Move.objects.filter(match=match, seat=1).exists()
+
+
+def test_the_autopilot_plays_the_seat_of_a_player_who_resigned(
+    celery_worker_process: str, organiser: User
+) -> None:
+    from games.services import match_join, match_resign
+
+    guest = User.objects.create_user(username="guest", email="g@example.com", password="x")
+    match = match_create(
+        creator=organiser, game_slug="read-and-grab", options={},
+        seats=[SeatRequest("me"), SeatRequest("open"), SeatRequest("bot", level="basic")],
+    )  # fmt: skip
+    match_join(match_id=match.pk, user=guest)
+    match_resign(match_id=match.pk, user=organiser)
+    match_resign(match_id=match.pk, user=guest)  # nobody left to play for: it ends at once
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
+
+    match = match_create(
+        creator=organiser, game_slug="read-and-grab", options={},
+        seats=[SeatRequest("me"), SeatRequest("open"), SeatRequest("bot", level="basic")],
+    )  # fmt: skip
+    match_join(match_id=match.pk, user=guest)
+    match_resign(match_id=match.pk, user=organiser)
+
+    # Guest plays on; the autopilot (no user on its moves) plays seat 0 whenever it is owed.
+    def autopilot_moved() -> bool:
+        current = Match.objects.get(pk=match.pk)
+        if current.status == Match.Status.RUNNING and Seat.objects.get(match=current, index=1).owes_decision:
+            from games.services import MatchError, match_submit_action
+
+            state = current.decoded_state()
+            action = current.engine.legal_actions(state, 1)[0]
+            try:
+                match_submit_action(match_id=match.pk, user=guest, action=action, ply=current.ply)
+            except MatchError as error:  # a bot moved in between: look again
+                if error.code != "stale_ply":
+                    raise
+        return Move.objects.filter(match=match, seat=0, user__isnull=True).exists()
+
+    wait_for(autopilot_moved, timeout=90, what="the autopilot to play the resigned seat")
+    assert not Move.objects.filter(match=match, seat=0, user=organiser).exists()
