@@ -9,8 +9,9 @@ cheap to copy with the state, and encoded as they are. Texts name players as
 from __future__ import annotations
 
 import json
+import marshal
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +28,15 @@ class LogEntry:
     private: tuple[tuple[int, str, str], ...] = ()
 
 
+# ``json.dumps(..., sort_keys=True, separators=(",", ":"))`` without building an
+# encoder on every call (same output).
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
 def _facts(facts: Mapping[str, Any] | None) -> str:
-    return json.dumps(dict(facts or {}), sort_keys=True, separators=(",", ":"))
+    if not facts:
+        return "{}"
+    return _ENCODE(dict(facts))
 
 
 def entry(
@@ -52,6 +60,55 @@ def entry(
 
 def entry_view(item: LogEntry, seat: int | None) -> dict[str, Any]:
     """One entry as ``seat`` may see it (``None``: a spectator, public facts only)."""
+    cached = _SHOWN.get(id(item) if not item.private else (id(item), seat))
+    if cached is None:
+        return _uncached(item, seat)
+    return _fresh(cached)
+
+
+def log_view(log: Sequence[LogEntry], seat: int | None) -> list[dict[str, Any]]:
+    shown = []
+    get = _SHOWN.get
+    loads = marshal.loads
+    for item in log:
+        cached = get(id(item) if not item.private else (id(item), seat))
+        if cached is None:
+            shown.append(_uncached(item, seat))
+            continue
+        # _fresh, inlined: logs run to hundreds of entries.
+        if cached[3] is not None:
+            shown.append(loads(cached[3]))
+            continue
+        fresh = cached[1].copy()
+        for key in cached[2]:
+            fresh[key] = fresh[key].copy()
+        shown.append(fresh)
+    return shown
+
+
+# -- the cache behind entry_view and log_view ----------------------------------------
+#
+# Views are built often (a bot's search builds one per step) from logs that share most
+# of their entries, so an entry's view is parsed from its JSON once and then copied:
+# every call still returns new dicts and lists, which the caller may change freely. An
+# entry is immutable, so its view for a seat never changes. The cache is keyed by the
+# entry's ``id`` and holds the entry itself, so that the id cannot be reused while the
+# key is cached. An entry is cached the second time it is shown: most entries a bot's
+# playouts make are shown once or never.
+
+# (the entry, its view, the keys whose values are flat lists or dicts, or else the
+# view marshalled when something in it is nested deeper)
+_Cached = tuple[LogEntry, dict[str, Any], tuple[str, ...], bytes | None]
+_Key = int | tuple[int, int | None]
+_SHOWN: dict[_Key, _Cached] = {}
+# Entries shown once (by the same keys), held for their ids like those of _SHOWN.
+_SHOWN_ONCE: dict[_Key, LogEntry] = {}
+# Views held at most (an entry with private parts has one per seat); then it restarts.
+_SHOWN_LIMIT = 20_000
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _parse(item: LogEntry, seat: int | None) -> dict[str, Any]:
     shown: dict[str, Any] = {"event": item.event, "seat": item.seat, "text": item.text}
     shown.update(json.loads(item.public))
     if seat is not None:
@@ -62,8 +119,56 @@ def entry_view(item: LogEntry, seat: int | None) -> dict[str, Any]:
     return shown
 
 
-def log_view(log: Sequence[LogEntry], seat: int | None) -> list[dict[str, Any]]:
-    return [entry_view(item, seat) for item in log]
+def _uncached(item: LogEntry, seat: int | None) -> dict[str, Any]:
+    key = id(item) if not item.private else (id(item), seat)
+    if _SHOWN_ONCE.pop(key, None) is None:
+        if len(_SHOWN_ONCE) >= _SHOWN_LIMIT:
+            _SHOWN_ONCE.clear()
+        _SHOWN_ONCE[key] = item
+        return _parse(item, seat)
+    cached = _remember(item, key, seat)
+    return _parse(item, seat) if cached is None else _fresh(cached)
+
+
+def _remember(item: LogEntry, key: _Key, seat: int | None) -> _Cached | None:
+    """Parse ``item`` for ``seat`` and cache it with how to copy it: a shallow copy plus
+    a copy of each flat list or dict in it, or else ``marshal`` (a fast exact copy of
+    JSON data; dicts keep their key order). None, uncached: something is not JSON data."""
+    shown = _parse(item, seat)
+    nested: list[str] = []
+    frozen: bytes | None = None
+    for name, value in shown.items():
+        if type(value) in _PLAIN:
+            continue
+        kind = type(value)
+        if (kind is dict or kind is list) and all(type(part) in _PLAIN for part in _values(value)):
+            nested.append(name)
+            continue
+        try:
+            frozen = marshal.dumps(shown)
+        except ValueError:
+            return None
+        nested = []
+        break
+    cached: _Cached = (item, shown, tuple(nested), frozen)
+    if len(_SHOWN) >= _SHOWN_LIMIT:
+        _SHOWN.clear()
+    _SHOWN[key] = cached
+    return cached
+
+
+def _values(container: dict[str, Any] | list[Any]) -> Iterable[Any]:
+    return container.values() if type(container) is dict else container
+
+
+def _fresh(cached: _Cached) -> dict[str, Any]:
+    if cached[3] is not None:
+        fresh: dict[str, Any] = marshal.loads(cached[3])
+        return fresh
+    fresh = cached[1].copy()
+    for key in cached[2]:
+        fresh[key] = fresh[key].copy()
+    return fresh
 
 
 def render_text(text: str, names: Sequence[str]) -> str:

@@ -30,6 +30,9 @@ def seed_state(seed: int) -> int:
     return _mix(folded ^ (1 if seed < 0 else 0))
 
 
+_SPAN = 1 << 64
+
+
 def _mix(z: int) -> int:
     z = (z + _GOLDEN) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -84,8 +87,24 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
     def shuffled(self, items: Sequence[T]) -> tuple[T, ...]:
+        """``shuffle`` on a copy, with ``below`` and ``next64`` written out in the loop:
+        bots deal thousands of sampled games, and two calls per card were a good part
+        of it. Same draws, same final state (tests/engine/test_shared_pieces.py)."""
         pool = list(items)
-        self.shuffle(pool)
+        state = self.state
+        for i in range(len(pool) - 1, 0, -1):
+            n = i + 1
+            limit = _SPAN - (_SPAN % n)
+            while True:
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                value = z ^ (z >> 31)
+                if value < limit:
+                    break
+            j = value % n
+            pool[i], pool[j] = pool[j], pool[i]
+        self.state = state
         return tuple(pool)
 
     def token(self) -> str:
@@ -94,11 +113,17 @@ class Rng:
 
     def unique_tokens(self, count: int) -> tuple[str, ...]:
         """``count`` distinct opaque ids, so that an id never tells what it names."""
+        # ``token()`` written out in the loop, for the same reason as in ``shuffled``.
+        state = self.state
         seen: set[str] = set()
         tokens: list[str] = []
         while len(tokens) < count:
-            token = self.token()
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            token = f"{(z ^ (z >> 31)) >> 32:08x}"
             if token not in seen:
                 seen.add(token)
                 tokens.append(token)
+        self.state = state
         return tuple(tokens)

@@ -10,7 +10,9 @@ since every face-down card is one nobody but a peeker has ever seen.
 
 from __future__ import annotations
 
+import marshal
 import random
+from functools import lru_cache
 from typing import Any
 
 from games.engine.dont_go_boom.cards import CARD_COUNT, indices_by_type
@@ -19,11 +21,12 @@ from games.engine.dont_go_boom.state import CHOOSE, NO_CARD, NO_SEAT, DontGoBoom
 from games.engine.log import LogEntry, entry
 
 _ENTRY_KEYS = ("event", "seat", "text")
+_BY_TYPE = indices_by_type()
 
 
 def sample_state(view: dict[str, Any], seat: int | None, rng: random.Random) -> DontGoBoomState:
     players: int = view["players"]
-    free_by_type = indices_by_type()
+    free_by_type = {group: indices.copy() for group, indices in _BY_TYPE.items()}
     index_of: dict[str, int] = {}
 
     def claim(card: dict[str, Any]) -> None:
@@ -72,17 +75,14 @@ def sample_state(view: dict[str, Any], seat: int | None, rng: random.Random) -> 
     grids = tuple(
         tuple(index_of[card["id"]] for card in minefield["cards"]) for minefield in view["minefields"]
     )
-    peeked = tuple(
-        tuple(
-            sorted(
-                index_of[card["id"]]
-                for minefield in view["minefields"]
-                for card in minefield["cards"]
-                if not card["face_up"] and owner in card["known_by"]
-            )
-        )
-        for owner in range(players)
-    )
+    known: list[list[int]] = [[] for _ in range(players)]
+    for minefield in view["minefields"]:
+        for card in minefield["cards"]:
+            if not card["face_up"] and card["known_by"]:
+                for owner in range(players):
+                    if owner in card["known_by"]:
+                        known[owner].append(index_of[card["id"]])
+    peeked = tuple(tuple(sorted(cards)) for cards in known)
     final_lap = view["final_lap"]
     return DontGoBoomState(
         players=players,
@@ -118,14 +118,15 @@ def _ids(index_of: dict[str, int], rng: random.Random) -> tuple[str, ...]:
     for card_id, index in index_of.items():
         ids[index] = card_id
     used = set(index_of)
+    getrandbits = rng.getrandbits
     for index in range(CARD_COUNT):
         if ids[index] is None:
-            token = f"{rng.getrandbits(32):08x}"
+            token = f"{getrandbits(32):08x}"
             while token in used:
-                token = f"{rng.getrandbits(32):08x}"
+                token = f"{getrandbits(32):08x}"
             used.add(token)
             ids[index] = token
-    return tuple(str(card_id) for card_id in ids)
+    return tuple(map(str, ids))
 
 
 def _chosen(view: dict[str, Any], seat: int | None, rng: random.Random) -> tuple[int, ...]:
@@ -146,7 +147,43 @@ def _chosen(view: dict[str, Any], seat: int | None, rng: random.Random) -> tuple
 
 def _log(view: dict[str, Any], seat: int | None, index_of: dict[str, int]) -> tuple[LogEntry, ...]:
     """The log rebuilt from its redacted view; others' Peeks name the sampled card."""
+    try:
+        # A bot samples the same view again and again: the rebuilt entries are cached
+        # by the log's exact content (equal marshal bytes mean equal data, types
+        # included; equal data may marshal differently, which only misses the cache)
+        # and only others' Peeks are filled in anew.
+        key: tuple[Any, ...] | None = (seat, view["round"], marshal.dumps(view["log"]))
+    except ValueError:  # not plain JSON data: rebuilt every time
+        key = None
+    cached = _LOGS.get(key) if key is not None else None
+    if cached is None:
+        cached = _rebuild(view, seat)
+        if key is not None:
+            if len(_LOGS) >= _LOGS_LIMIT:
+                _LOGS.clear()
+            _LOGS[key] = cached
+    rebuilt, peeks = cached
+    if not peeks:
+        return rebuilt
+    filled = list(rebuilt)
+    for index, peeker, position, card_id, round_number in peeks:
+        if card_id in index_of:
+            filled[index] = _peek_entry(peeker, position, card_id, index_of[card_id], round_number)
+    return tuple(filled)
+
+
+# (the rebuilt log with others' Peeks of this round naming no card, and those Peeks:
+# (index in the log, peeker, position, card id, round)), by (seat, round, marshalled log)
+_Rebuilt = tuple[tuple[LogEntry, ...], tuple[tuple[int, int, int, str, int], ...]]
+_LOGS: dict[tuple[Any, ...], _Rebuilt] = {}
+_LOGS_LIMIT = 64
+# Entries are immutable, so equal Peeks can share one.
+_peek_entry = lru_cache(maxsize=4096, typed=True)(peek_entry)
+
+
+def _rebuild(view: dict[str, Any], seat: int | None) -> _Rebuilt:
     rebuilt = []
+    peeks = []
     for shown in view["log"]:
         facts = {key: value for key, value in shown.items() if key not in _ENTRY_KEYS}
         if shown["event"] != "peeked":
@@ -157,13 +194,13 @@ def _log(view: dict[str, Any], seat: int | None, index_of: dict[str, int]) -> tu
         if peeker == seat:
             private = {"peeked": facts["peeked"]} if "peeked" in facts else {}
             note = entry(note.event, peeker, note.text, _public(facts), {peeker: (shown["text"], private)})
-        elif facts["round"] == view["round"] and facts["peeked_id"] in index_of:
-            card = index_of[facts["peeked_id"]]
-            note = peek_entry(peeker, facts["position"], facts["peeked_id"], card, facts["round"])
+        elif facts["round"] == view["round"]:
+            # Named only if the card is still in play (sample_state gave it an index).
+            peeks.append((len(rebuilt), peeker, facts["position"], facts["peeked_id"], facts["round"]))
         # A Peek of an earlier round by someone else: its card is not re-dealt, so
         # that seat's own line only says where it looked.
         rebuilt.append(note)
-    return tuple(rebuilt)
+    return tuple(rebuilt), tuple(peeks)
 
 
 def _public(facts: dict[str, Any]) -> dict[str, Any]:

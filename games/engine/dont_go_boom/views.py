@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import marshal
 from typing import Any
 
 from games.engine.dont_go_boom.cards import (
@@ -140,9 +141,21 @@ def _last_round(state: DontGoBoomState) -> dict[str, Any] | None:
     """The revealed minefields and scores of the latest finished round, from its log entry."""
     for item in reversed(state.log):
         if item.event == "round_end":
-            facts: dict[str, Any] = json.loads(item.public)
-            return facts
+            # Parsed once per entry, then copied (marshal: a fast exact copy of JSON data).
+            frozen = _ROUND_ENDS.get(item.public)
+            if frozen is None:
+                facts: dict[str, Any] = json.loads(item.public)
+                if len(_ROUND_ENDS) >= _ROUND_ENDS_LIMIT:
+                    _ROUND_ENDS.clear()
+                frozen = _ROUND_ENDS[item.public] = marshal.dumps(facts)
+            shown: dict[str, Any] = marshal.loads(frozen)
+            return shown
     return None
+
+
+# A round_end entry's facts, marshalled, by their JSON text.
+_ROUND_ENDS: dict[str, bytes] = {}
+_ROUND_ENDS_LIMIT = 256
 
 
 # -- a heuristic for bots ----------------------------------------------------------
