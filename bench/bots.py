@@ -2,7 +2,9 @@
 
     nice -n 10 .venv/bin/python -m bench.bots --game dont-go-boom --a basic --b random --games 200
     nice -n 10 .venv/bin/python -m bench.bots --game boom-box --a expert --b basic --games 60 --budget 0.1
-    nice -n 10 .venv/bin/python -m bench.bots --all --games 100 --expert-games 40 --budget 0.05
+    nice -n 10 .venv/bin/python -m bench.bots --all --games 100 --expert-games 40 --iterations 100 \
+        --slow-games 6 --slow-iterations 20
+    nice -n 10 .venv/bin/python -m bench.bots --all --pairs expert-basic --players-list 2 --iterations 100
     nice -n 10 .venv/bin/python -m bench.bots --speed --budget 1.0
 
 A match is level A in one seat and level B in every other seat. Games come in groups
@@ -25,8 +27,11 @@ decision) or ``--iterations`` replace the site's 1-second default. Games run in 
 most two processes (the machine has two cores shared with other work).
 
 ``--all`` runs the issue's matrix (each level against the one below, two-player and
-four-player forms, every competitive game) and prints a Markdown table for the
-README; ``--speed`` measures the expert's playouts per CPU second per game, with the
+four-player forms, every competitive game; ``--pairs``, ``--players-list`` and
+``--games-list`` narrow it) and prints a Markdown table for the README. It takes the
+same ``--games``/``--budget``/``--iterations``, plus ``--expert-games`` for matches
+with an expert and ``--slow-games``/``--slow-iterations`` for those of the slow games
+(Booby-Trap), so the whole matrix fits in minutes; ``--speed`` measures the expert's playouts per CPU second per game, with the
 game's own playout policy, on positions from seeded random play, one process. See bench/README.md.
 """
 
@@ -53,6 +58,10 @@ PROCESSES = 2
 MATRIX_GAMES = ("dont-go-boom", "boom-box", "booby-trap", "ka-blam", "go-fox", "read-and-grab")
 MATRIX_PAIRS = (("basic", "random"), ("expert", "basic"))
 MATRIX_PLAYERS = (2, 4)
+# Games whose playouts are much slower than the others' (Booby-Trap runs physics on
+# every take: about 40 playouts/s against 300-1,700): --all gives their expert
+# matches --slow-games games and --slow-iterations iterations when those are set.
+SLOW_GAMES = ("booby-trap",)
 # --speed: positions per game, taken from seeded random play at spread-out moves.
 SPEED_POSITIONS = 5
 Z95 = 1.959963984540054
@@ -328,6 +337,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=None,
         help="--all: games per match with an expert (default --games)",
     )
+    parser.add_argument(
+        "--slow-games",
+        type=int,
+        default=None,
+        help=f"--all: games per expert match in {', '.join(SLOW_GAMES)} (default as the others)",
+    )
+    parser.add_argument(
+        "--slow-iterations",
+        type=int,
+        default=None,
+        help=f"--all: expert iterations per decision in {', '.join(SLOW_GAMES)} (default --iterations)",
+    )
     parser.add_argument("--players", type=int, default=2, help="player count (default 2)")
     parser.add_argument(
         "--budget", type=float, default=None, help="expert: seconds per decision (default 1 s, the site's)"
@@ -346,10 +367,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--games-list", default=",".join(MATRIX_GAMES), help="--all/--speed: comma-separated slugs"
     )
+    parser.add_argument(
+        "--players-list", default=",".join(map(str, MATRIX_PLAYERS)), help="--all/--speed: player counts"
+    )
+    parser.add_argument(
+        "--pairs",
+        default=",".join(f"{strong}-{weak}" for strong, weak in MATRIX_PAIRS),
+        help="--all: the matches, as A-B level pairs (default basic-random,expert-basic)",
+    )
     parser.add_argument("--speed", action="store_true", help="measure expert playouts/s per game")
     arguments = parser.parse_args(argv)
     processes = max(1, min(arguments.processes, PROCESSES))
     slugs = [slug.strip() for slug in arguments.games_list.split(",") if slug.strip()]
+    player_counts = [int(count) for count in arguments.players_list.split(",") if count.strip()]
+    pairs = [tuple(pair.strip().split("-", 1)) for pair in arguments.pairs.split(",") if pair.strip()]
+    for pair in pairs:
+        if len(pair) != 2 or not set(pair) <= set(LEVELS):
+            parser.error(f"--pairs: {'-'.join(pair)!r} is not two levels joined by '-'")
     machine = f"Python {platform.python_version()} on {platform.machine()}"
 
     if arguments.speed:
@@ -358,20 +392,30 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"Expert (ISMCTS) playouts per CPU second, the games' own playout policies, "
             f"{budget} s per decision, one process; {machine}.\n"
         )
-        print(speed_table(slugs, MATRIX_PLAYERS, budget, SPEED_POSITIONS))
+        print(speed_table(slugs, player_counts, budget, SPEED_POSITIONS))
         return
 
     if arguments.all:
         summaries = []
         for slug in slugs:
-            for players in MATRIX_PLAYERS:
-                for strong, weak in MATRIX_PAIRS:
+            game = get(slug)
+            slow = slug in SLOW_GAMES
+            for players in player_counts:
+                if not game.min_players <= players <= game.max_players:
+                    continue
+                for strong, weak in pairs:
+                    iterations = arguments.iterations
+                    if slow and arguments.slow_iterations is not None:
+                        iterations = arguments.slow_iterations
                     settings = Settings(
-                        slug, players, strong, weak, arguments.budget, arguments.iterations, arguments.seed
+                        slug, players, strong, weak, arguments.budget, iterations, arguments.seed
                     )
                     games = arguments.games
-                    if "expert" in (strong, weak) and arguments.expert_games is not None:
-                        games = arguments.expert_games
+                    if "expert" in (strong, weak):
+                        if slow and arguments.slow_games is not None:
+                            games = arguments.slow_games
+                        elif arguments.expert_games is not None:
+                            games = arguments.expert_games
                     # Whole groups: every deal played with A in each seat.
                     games = max(players, games - games % players)
                     summary = run_match(settings, games, processes)

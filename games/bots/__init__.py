@@ -22,7 +22,7 @@ from games.engine import Game
 
 LEVELS = ("random", "basic", "expert")
 # The levels a match can seat: a level is offered once it plays every game.
-AVAILABLE_LEVELS: tuple[str, ...] = ("random", "basic")
+AVAILABLE_LEVELS: tuple[str, ...] = LEVELS
 
 
 class UnknownLevel(ValueError):

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.bots import search
+from games.bots import search, strategies
 from games.engine import Game, all_games, get
 
 GAMES = sorted(all_games(), key=lambda game: game.slug)
@@ -195,3 +195,87 @@ def test_action_keys_ignore_field_order() -> None:
     assert search.action_key({"type": "keep", "position": 2}) == search.action_key(
         {"position": 2, "type": "keep"}
     )
+
+
+def test_without_evidence_the_prior_choice_stands() -> None:
+    """A neutral evaluation after one action gives every root action the same reward:
+    nothing beats the prior, so its choice is returned (not the most visited)."""
+    game = get("dont-go-boom")
+    for index, (state, seat) in enumerate(positions(game, 2, seed=8, count=4, horizon=60)):
+        view = game.view(state, seat)
+        legal = game.legal_actions(state, seat)
+        if len(legal) < 2:
+            continue
+
+        # The last legal action: never the first tried without a prior.
+        def last(
+            game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random, legal: list[Any] = legal
+        ) -> dict[str, Any]:
+            return legal[-1]
+
+        found = search.search(
+            game,
+            view,
+            seat,
+            random.Random(index),
+            max_iterations=40,
+            rollout=search.random_rollout,
+            evaluate=neutral,
+            rollout_depth=1,
+            prior=last,
+        )
+        assert found.prior == legal[-1]
+        assert found.action == legal[-1]
+
+
+def test_clear_evidence_overrides_a_bad_prior() -> None:
+    """The winning-move position of the test above, with a prior that keeps the 12
+    in a losing place: the playouts show the win, and the search takes it."""
+    game = get("dont-go-boom")
+    rng = random.Random(91)
+    state = game.new(2, 91)
+    for _ in range(216):
+        seat = rng.choice(game.to_act(state))
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+
+    def losing(game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+        return {"type": "keep", "position": 0}
+
+    found = search.search(
+        game,
+        game.view(state, 0),
+        0,
+        random.Random(3),
+        max_iterations=120,
+        rollout=search.random_rollout,
+        evaluate=neutral,
+        rollout_depth=3,
+        prior=losing,
+    )
+    assert found.prior == {"type": "keep", "position": 0}
+    assert found.action == {"type": "keep", "position": 2}
+
+
+def test_the_default_prior_is_the_games_basic_choice() -> None:
+    game = get("read-and-grab")
+    for index, (state, seat) in enumerate(positions(game, 3, seed=9, count=4, horizon=60)):
+        view = game.view(state, seat)
+        if len(game.legal_actions(state, seat)) < 2:
+            continue
+        found = search.search(game, view, seat, random.Random(index), max_iterations=5)
+        basic = strategies.for_game(game).basic(game, view, seat, random.Random(index))
+        assert found.prior == basic
+
+
+def test_go_fox_expert_plays_basic_without_searching() -> None:
+    """Go Fox! playouts are log-blind (see ``search.PRIOR_ONLY_GAMES``): the expert
+    plays the game's basic choice there."""
+    game = get("go-fox")
+    basic = strategies.for_game(game).basic
+    for index, (state, seat) in enumerate(positions(game, 2, seed=10, count=4, horizon=60)):
+        view = game.view(state, seat)
+        if len(game.legal_actions(state, seat)) < 2:
+            continue
+        found = search.search(game, view, seat, random.Random(index), max_iterations=50)
+        assert found.iterations == 0
+        assert found.action == basic(game, view, seat, random.Random(index))
