@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
 from typing import Any
@@ -13,25 +12,14 @@ from games.bots import ka_blam
 from games.engine.ka_blam import KaBlam, KaBlamState
 from games.engine.ka_blam.cards import COLOURS, FIRST_WILD, KIND, PICK_UP_2, WILD, action_card
 from games.engine.word_cards import WORDS
+from tests.bots.helpers import key, random_game_states
 
 GAME = KaBlam()
 RED, BLUE = COLOURS.index("red"), COLOURS.index("blue")
 
 
-def key(action: dict[str, Any]) -> str:
-    return json.dumps(action, sort_keys=True)
-
-
 def states(players: int, seed: int, options: dict[str, Any] | None = None) -> list[KaBlamState]:
-    """Every state of one random game."""
-    rng = random.Random(seed)
-    state = GAME.new(players, seed, options)
-    seen = [state]
-    while GAME.to_act(state):
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-        seen.append(state)
-    return seen
+    return random_game_states(GAME, players, seed, options)
 
 
 @pytest.mark.parametrize("players", range(2, 7))

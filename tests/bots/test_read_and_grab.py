@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
 from typing import Any
@@ -13,24 +12,13 @@ from games.bots import read_and_grab
 from games.engine.read_and_grab import ReadAndGrab
 from games.engine.read_and_grab.game import ReadAndGrabState
 from games.engine.word_cards import WORDS
+from tests.bots.helpers import key, random_game_states
 
 GAME = ReadAndGrab()
 
 
-def key(action: dict[str, Any]) -> str:
-    return json.dumps(action, sort_keys=True)
-
-
 def states(players: int, seed: int) -> list[ReadAndGrabState]:
-    """Every state of one random game."""
-    rng = random.Random(seed)
-    state = GAME.new(players, seed)
-    seen = [state]
-    while GAME.to_act(state):
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-        seen.append(state)
-    return seen
+    return random_game_states(GAME, players, seed)
 
 
 @pytest.mark.parametrize("players", range(2, 7))
