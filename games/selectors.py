@@ -97,11 +97,16 @@ def api_view(acc: Access) -> dict[str, Any]:
         "legal_actions": [],
         "result": match.result,
     }
-    board = board_for(acc)
-    if board is not None:
-        data["to_act"] = board.to_act if match.status == Match.Status.RUNNING else []
-        data["view"] = board.view
-        data["legal_actions"] = [button.action for button in board.actions]
+    if match.state is not None:
+        # The view and legal actions straight from the engine: no board (labels, layout) is drawn.
+        game = match.engine
+        state = match.decoded_state()
+        to_act = game.to_act(state)
+        seat = acc.seat_index
+        data["to_act"] = to_act if match.status == Match.Status.RUNNING else []
+        data["view"] = game.view(state, seat)
+        if acc.can_act and seat in to_act:
+            data["legal_actions"] = game.legal_actions(state, seat)
     return data
 
 

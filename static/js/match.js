@@ -88,8 +88,6 @@
       const message = JSON.parse(event.data);
       if (message.type === "board") {
         showBoard(message.ply, message.html);
-      } else if (message.type === "updated") {
-        if (message.ply !== shownPly) refetch();
       } else if (message.type === "chat") {
         if (!chatList.querySelector('[data-id="' + message.id + '"]')) {
           chatList.insertAdjacentHTML("beforeend", message.html);
