@@ -45,7 +45,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -176,25 +176,30 @@ def play_one(task: tuple[Settings, int]) -> Outcome:
 
 def run_match(settings: Settings, games: int, processes: int = PROCESSES) -> Summary:
     tasks = [(settings, index) for index in range(games)]
-    outcomes = _map(play_one, tasks, processes)
+    outcomes: list[Outcome] = []
+    for outcome in _map(play_one, tasks, processes):
+        outcomes.append(outcome)
+        # A running score on stderr every 10 games: a long run cut short still tells
+        # something (whole seat-swapped groups are only guaranteed at the end).
+        if len(outcomes) % 10 == 0 and len(outcomes) < games:
+            so_far = summarize(settings, outcomes)
+            print(
+                f"  {len(outcomes)}/{games} games: A score {so_far.score:.1%} "
+                f"({so_far.low:.1%}-{so_far.high:.1%}), {so_far.seconds_per_game:.1f} s per game",
+                file=sys.stderr,
+                flush=True,
+            )
     return summarize(settings, outcomes)
 
 
-def _map(function: Any, tasks: Sequence[Any], processes: int) -> list[Any]:
-    """``function`` over ``tasks`` in order, in at most two processes, with progress on stderr."""
+def _map(function: Any, tasks: Sequence[Any], processes: int) -> Iterator[Any]:
+    """``function`` over ``tasks``, results in order as they come, in at most two processes."""
     if processes <= 1 or len(tasks) <= 1:
-        return [_progress(index, len(tasks), function(task)) for index, task in enumerate(tasks)]
+        for task in tasks:
+            yield function(task)
+        return
     with multiprocessing.Pool(min(processes, PROCESSES)) as pool:
-        return [
-            _progress(index, len(tasks), outcome)
-            for index, outcome in enumerate(pool.imap(function, tasks, chunksize=1))
-        ]
-
-
-def _progress(index: int, total: int, outcome: Any) -> Any:
-    if (index + 1) % 10 == 0 or index + 1 == total:
-        print(f"  {index + 1}/{total} games", file=sys.stderr, flush=True)
-    return outcome
+        yield from pool.imap(function, tasks, chunksize=1)
 
 
 def summarize(settings: Settings, outcomes: Sequence[Outcome]) -> Summary:

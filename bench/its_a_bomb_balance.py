@@ -1,14 +1,17 @@
 """It's a Bomb! balance: how often the bot team defuses each scenario.
 
-The team is the ``basic`` bot at every seat (a Crisis Unit and two employees): the
-Crisis Unit plays its Consultants on the true board, the employees decide from
-their views by sampling. Each game is seeded (seed = game number), so a run is
-reproducible. Results are printed as a Markdown table with Wilson 95% intervals
+The team is one bot level at every seat (a Crisis Unit and two employees): ``basic``
+by default, where the Crisis Unit plays its Consultants on the true board and the
+employees decide from their views by sampling; ``--team expert`` searches every
+decision (``games/bots/search.py``) with ``--iterations`` playouts, so that the
+two teams can be compared on the same seeds. Each game is seeded (seed = game
+number), so a run is reproducible. Results are printed as a Markdown table with Wilson 95% intervals
 against each class's target, and written to ``games/bots/its_a_bomb_balance.py``
 (the figures the README and the scenario picker show).
 
 Run: ``nice -n 10 .venv/bin/python -m bench.its_a_bomb_balance [--games N]
-[--scenarios slug,...] [--processes 2] [--no-write]``. With ``--scenarios`` only
+[--scenarios slug,...] [--processes 2] [--team basic|expert] [--iterations N]
+[--no-write]``. With ``--scenarios`` only
 those rows are replaced in the written table.
 """
 
@@ -23,12 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from games.bots import its_a_bomb as bot
+from games.bots import search
 from games.engine.its_a_bomb.game import ItsABomb
 from games.engine.its_a_bomb.scenarios import SCENARIO_BY_SLUG, SCENARIO_SLUGS
 
 GAME = ItsABomb()
 PLAYERS = 3  # the Crisis Unit and two employees
-TEAM = "basic"
+TEAMS = ("basic", "expert")
 TABLE = Path(__file__).resolve().parent.parent / "games" / "bots" / "its_a_bomb_balance.py"
 TARGETS = {
     "training": (0.80, 1.0),
@@ -39,9 +43,10 @@ TARGETS = {
 MAX_ACTIONS = 500  # a safety net: games end long before this
 
 
-def play(job: tuple[str, int]) -> tuple[str, bool, str]:
-    """One seeded game of ``scenario``: (scenario, won, how it ended)."""
-    scenario, seed = job
+def play(job: tuple[str, int, str, int]) -> tuple[str, bool, str]:
+    """One seeded game of ``scenario`` by ``team`` (expert: ``iterations`` per
+    decision): (scenario, won, how it ended)."""
+    scenario, seed, team, iterations = job
     rng = random.Random(seed)
     state = GAME.new(PLAYERS, seed, {"scenario": scenario})
     for _ in range(MAX_ACTIONS):
@@ -49,7 +54,11 @@ def play(job: tuple[str, int]) -> tuple[str, bool, str]:
         if result is not None:
             return scenario, bool(result["won"]), state.cause
         seat = GAME.to_act(state)[0]
-        action = bot.basic(GAME, GAME.view(state, seat), seat, rng)
+        view = GAME.view(state, seat)
+        if team == "expert":
+            action = search.search(GAME, view, seat, rng, max_iterations=iterations).action
+        else:
+            action = bot.basic(GAME, view, seat, rng)
         state = GAME.apply(state, seat, action)
     raise RuntimeError(f"{scenario} seed {seed} did not end")
 
@@ -94,10 +103,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--scenarios", default=",".join(SCENARIO_SLUGS))
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--team", choices=TEAMS, default="basic", help="the bot level at every seat")
+    parser.add_argument("--iterations", type=int, default=200, help="expert team: playouts per decision")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     scenarios = args.scenarios.split(",")
-    jobs = [(scenario, seed) for scenario in scenarios for seed in range(args.games)]
+    jobs = [
+        (scenario, seed, args.team, args.iterations) for scenario in scenarios for seed in range(args.games)
+    ]
+    team = args.team if args.team == "basic" else f"expert ({args.iterations} iterations)"
     wins = dict.fromkeys(scenarios, 0)
     causes: dict[str, dict[str, int]] = {scenario: {} for scenario in scenarios}
     started = time.monotonic()
@@ -105,7 +119,7 @@ def main() -> None:
         for scenario, won, cause in pool.imap_unordered(play, jobs, chunksize=4):
             wins[scenario] += won
             causes[scenario][cause] = causes[scenario].get(cause, 0) + 1
-    print(f"{len(jobs)} games in {time.monotonic() - started:.0f} s, team {TEAM}, {PLAYERS} seats\n")
+    print(f"{len(jobs)} games in {time.monotonic() - started:.0f} s, team {team}, {PLAYERS} seats\n")
     print("| # | scenario | class | time | consultants | wins / games | win rate | 95% CI | target | ends |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     table = read_table()
@@ -124,7 +138,7 @@ def main() -> None:
             f"{wins[scenario]} / {args.games} | {wins[scenario] / args.games:.0%} | "
             f"{low:.0%}-{high:.0%} | {target} {mark} | {ends} |"
         )
-        table[scenario] = {"wins": wins[scenario], "games": args.games, "team": TEAM}
+        table[scenario] = {"wins": wins[scenario], "games": args.games, "team": args.team}
     if not args.no_write:
         write_table(table)
 
