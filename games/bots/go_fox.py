@@ -15,15 +15,26 @@ tells a lot, and everyone can read it:
   and on the table are out of reach, and the rest are spread at random over the
   other hands and the pick-up pile.
 
-``basic`` reads all that from the view; ``rollout``, used inside search playouts
-on a sampled state, only counts the cards out of reach (it has no time for the log).
-There is no ``evaluate``: a whole Go Fox! playout is about a hundred cheap actions,
-so search plays every one out to the end.
+``basic`` reads all that from the view. ``rollout``, used inside search playouts on
+a sampled state, reads the first fact from the end of the state's log, a round and a
+half back (``RECENT_ENTRIES_PER_PLAYER``): knowledge that a player holds a number is
+used by the next ask they hear, so older entries rarely matter, and reading the
+whole log on every playout action would cost most of the playouts. Without it the
+playouts never punish an ask that failed (the player before us reads it and asks
+us for that number), so search preferred exactly those asks. It does not weigh
+chances; past the log it asks for the number with the most cards still in reach.
+``evaluate`` stands in for the rest of the game after ``ROLLOUT_DEPTH`` playout
+actions (a few rounds): a whole playout is about a hundred actions whose luck drowns
+the few turns an ask changes, so played to the end, search could not tell asks
+apart in its second of playouts.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import random
+from functools import lru_cache
 from typing import Any
 
 from games.engine.base import Game
@@ -31,6 +42,16 @@ from games.engine.go_fox.state import NUMBER_OF, GoFoxState
 from games.engine.word_cards import COLOUR_COUNT, NUMBERS
 
 _UNKNOWN, _HOLDS, _NONE = 0, 1, 2
+# How far back ``rollout`` reads the log, per player at the table: a turn writes
+# three or four entries (ask, GO FOX! or give and pair, perhaps a pair, a draw).
+RECENT_ENTRIES_PER_PLAYER = 6
+# Playout actions before ``evaluate`` (two to three turns each): about three rounds
+# at two players, a round and a half at four.
+ROLLOUT_DEPTH = 16
+# ``evaluate``'s worth of a single card in hand, in pairs. Measured: in rollout
+# self-play (400 games each at 2 and 4 players), every single held after the 30th
+# action brought 0.37 more pairs by the end than a hand without it.
+SINGLE_WORTH = 0.37
 
 
 class _Knowledge:
@@ -141,8 +162,13 @@ def basic(game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random) 
 def rollout(game: Game[Any], state: GoFoxState, seat: int, rng: random.Random) -> dict[str, Any]:
     hand_numbers = [NUMBER_OF[card] for card in state.hands[seat]]
     if state.phase == "ask" and hand_numbers:
+        held = set(hand_numbers)
+        asked = (seat + 1) % state.players
+        known = _recently_shown(state, asked, held)
+        if known:
+            return {"type": "ask", "number": max(known)}
         # The number with the most cards we cannot see; randomly among equals.
-        out_of_reach = dict.fromkeys(set(hand_numbers), 0)
+        out_of_reach = dict.fromkeys(held, 0)
         for number in hand_numbers:
             out_of_reach[number] += 1
         for cards in state.pairs:
@@ -152,3 +178,53 @@ def rollout(game: Game[Any], state: GoFoxState, seat: int, rng: random.Random) -
         fewest = min(out_of_reach.values())
         return {"type": "ask", "number": rng.choice([n for n, c in out_of_reach.items() if c == fewest])}
     return choose(hand_numbers, state.phase, {}, {})
+
+
+def _recently_shown(state: GoFoxState, owner: int, numbers: set[int]) -> list[int]:
+    """Of ``numbers``, those the recent log shows ``owner`` still holds: they asked for
+    it and heard GO FOX!, and have not laid or given one of it since."""
+    shown: list[int] = []
+    gone: set[int] = set()
+    log = state.log
+    for index in range(len(log) - 1, max(-1, len(log) - 1 - RECENT_ENTRIES_PER_PLAYER * state.players), -1):
+        item = log[index]
+        event = item.event
+        if event == "go_fox":
+            facts = _facts(item.public)
+            number = facts["number"]
+            if facts["asker"] == owner and number in numbers and number not in gone:
+                shown.append(number)
+        elif item.seat == owner and event in ("pair", "give"):
+            facts = _facts(item.public)
+            gone.add(facts["number"] if event == "pair" else facts["card"]["number"])
+    return shown
+
+
+@lru_cache(maxsize=4096)
+def _facts(public: str) -> dict[str, Any]:
+    """An entry's public facts, parsed once: states share their log entries."""
+    facts: dict[str, Any] = json.loads(public)
+    return facts
+
+
+def evaluate(game: Game[Any], state: GoFoxState, seat: int) -> float:
+    """A rough chance that ``seat`` finishes first: pairs laid, pairs in hand (laid
+    at the next chance) and singles at ``SINGLE_WORTH``; each gap to an opponent goes
+    through a logistic that widens with the cards still to be drawn."""
+    projected = []
+    for owner in range(state.players):
+        counts: dict[int, int] = {}
+        for card in state.hands[owner]:
+            number = NUMBER_OF[card]
+            counts[number] = counts.get(number, 0) + 1
+        held_pairs = sum(count // 2 for count in counts.values())
+        singles = sum(count % 2 for count in counts.values())
+        projected.append(len(state.pairs[owner]) / 2 + held_pairs + SINGLE_WORTH * singles)
+    width = 0.5 + 0.25 * math.sqrt(len(state.pile))
+    mine = projected[seat]
+    shares = [
+        1.0 / (1.0 + math.exp((projected[owner] - mine) / width))
+        for owner in range(state.players)
+        if owner != seat
+    ]
+    return sum(shares) / len(shares)

@@ -31,9 +31,7 @@ cards it cannot rule out, so it never relies on the true state (it never sees it
   by the playout policy: basic's action is tried first, gets a selection bonus that
   fades with its visits (``PRIOR_BIAS``), and is replaced only when another action's
   mean reward beats it by ``OVERRIDE_Z`` standard errors. Noise then leaves basic's
-  move, so the expert is at least as strong as basic; only evidence changes it. In
-  ``PRIOR_ONLY_GAMES`` (Go Fox!, whose playouts are blind to what the log tells) the
-  expert plays basic's choice without searching.
+  move, so the expert is at least as strong as basic; only evidence changes it.
 - **Choice.** The root action visited most (then the best mean, then legal order),
   unless it fails the override test against the prior.
 
@@ -78,14 +76,6 @@ OVERRIDE_Z = 1.3
 # Below this many visits an action's variance estimate is unreliable; the worst case
 # of a reward in [0, 1] (a coin flip: 0.25) stands in for it.
 MIN_VARIANCE_VISITS = 8
-# Games whose playouts mislead the search, where the expert plays its prior (the
-# game's ``basic``) without searching, so it is at least as strong as basic there:
-# - go-fox: the playout policy is log-blind (it cannot afford to read the log) while
-#   basic, and every real opponent at that level, reads it; an ask that fails tells
-#   the table we hold that number, which playouts never punish. Measured, expert vs
-#   basic, two players, 80 iterations, 24 games: 35% (95% CI 20%-55%) with the basic
-#   prior and the override test, and below 50% without the prior.
-PRIOR_ONLY_GAMES = frozenset({"go-fox"})
 # How many of the searching seat's decisions the tree holds (see the module docstring).
 DEFAULT_TREE_DEPTH = 2
 # With an ``evaluate``: policy actions per iteration before the evaluation stands in
@@ -234,8 +224,6 @@ def search(
     if budget_seconds is None and max_iterations is None:
         budget_seconds = DEFAULT_BUDGET_SECONDS
     deadline = None if budget_seconds is None else started + budget_seconds
-    # PRIOR_ONLY_GAMES are about the games' own playout policies, not a caller's.
-    own_playouts = rollout is None
     if rollout is None:
         rollout, evaluate, module_depth = _game_policy(game)
         if rollout_depth is None:
@@ -271,17 +259,6 @@ def search(
     if prior_policy is not None:
         prior_action = prior_policy(game, view, seat, rng)
         prior_key = action_key(prior_action)
-
-    if prior_action is not None and own_playouts and prior == BASIC and game.slug in PRIOR_ONLY_GAMES:
-        return SearchResult(
-            action=prior_action,
-            iterations=0,
-            seconds=time.perf_counter() - started,
-            cpu_seconds=time.process_time() - cpu_started,
-            actions_played=0,
-            root=tuple((action, 0, 0.0) for action in legal),
-            prior=prior_action,
-        )
 
     root_log = len(view["log"]) if isinstance(view.get("log"), list) else 0
     root = Node()

@@ -1,12 +1,17 @@
-"""Shared pieces of the bot tests: canonical action keys and the states of a random game."""
+"""Shared pieces of the bot tests: canonical action keys, the states of a random game,
+and a Go Fox! position whose log makes one ask sure."""
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from games.engine import Game
+from games.engine.go_fox import GoFox, GoFoxState
+from games.engine.go_fox.state import hand_order
+from games.engine.word_cards import WORDS
 
 S = TypeVar("S")
 
@@ -28,3 +33,21 @@ def random_game_states(
         state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
         seen.append(state)
     return seen
+
+
+GO_FOX = GoFox()
+
+
+def go_fox_seven_shown_by_seat_1() -> GoFoxState:
+    """Seat 1 asked seat 0 for a 7 and heard GO FOX!; seat 0, to ask, holds a 7 too."""
+    sevens = [card.index for card in WORDS.cards if card.number == 7]
+    others = [card.index for card in WORDS.cards if card.number not in (3, 7)]
+    three = WORDS.card(0, 3).index
+    hands = (
+        tuple(sorted([three, *others[:4]], key=hand_order)),
+        tuple(sorted([sevens[0], *others[4:8]], key=hand_order)),
+    )
+    state = replace(GO_FOX.new(2, 5), hands=hands)
+    state = GO_FOX.apply(state, 1, {"type": "ask", "number": 7})
+    state = GO_FOX.apply(state, 1, {"type": "draw"})
+    return replace(state, hands=(tuple(sorted([*state.hands[0], sevens[1]], key=hand_order)), state.hands[1]))

@@ -9,9 +9,7 @@ import pytest
 
 from games.bots import go_fox
 from games.engine.go_fox import GoFox, GoFoxState
-from games.engine.go_fox.state import hand_order
-from games.engine.word_cards import WORDS
-from tests.bots.helpers import key, random_game_states
+from tests.bots.helpers import go_fox_seven_shown_by_seat_1, key, random_game_states
 
 GAME = GoFox()
 
@@ -55,24 +53,36 @@ def test_lays_a_pair_after_go_fox() -> None:
 
 def test_asks_for_a_number_the_next_player_asked_for_in_vain() -> None:
     """Seat 1 asks seat 0 for a 7 and hears GO FOX!: seat 0 then knows seat 1 holds a 7."""
-    sevens = [card.index for card in WORDS.cards if card.number == 7]
-    others = [card.index for card in WORDS.cards if card.number not in (3, 7)]
-    three = WORDS.card(0, 3).index
-    hands = (
-        tuple(sorted([three, *others[:4]], key=hand_order)),
-        tuple(sorted([sevens[0], *others[4:8]], key=hand_order)),
-    )
-    state = replace(GAME.new(2, 5), hands=hands)
-    state = GAME.apply(state, 1, {"type": "ask", "number": 7})
-    assert state.phase == "go_fox"
-    state = GAME.apply(state, 1, {"type": "draw"})
+    state = go_fox_seven_shown_by_seat_1()
     assert state.turn == 0
-    # Seat 0 now holds a 7 too (as if drawn): asking for it is a sure pair.
-    state = replace(
-        state, hands=(tuple(sorted([*state.hands[0], sevens[1]], key=hand_order)), state.hands[1])
-    )
     chosen = go_fox.basic(GAME, GAME.view(state, 0), 0, random.Random(0))
     assert chosen == {"type": "ask", "number": 7}
+
+
+def test_rollout_reads_a_failed_ask_from_the_recent_log() -> None:
+    """The playout policy, too, asks for the number the next player showed they hold
+    (whatever its random source: there is no tie to break)."""
+    state = go_fox_seven_shown_by_seat_1()
+    for seed in range(10):
+        assert go_fox.rollout(GAME, state, 0, random.Random(seed)) == {"type": "ask", "number": 7}
+
+
+def test_rollout_forgets_a_number_once_it_is_laid() -> None:
+    state = go_fox_seven_shown_by_seat_1()
+    # Seat 1's 7 went down in a pair since (a forged log entry, as the engine writes it).
+    laid = next(item for item in state.log if item.event == "go_fox")
+    pair = replace(laid, event="pair", seat=1, public='{"after":"give","cards":[],"number":7,"words":[]}')
+    state = replace(state, log=(*state.log, pair))
+    asks = {go_fox.rollout(GAME, state, 0, random.Random(seed))["number"] for seed in range(30)}
+    assert asks != {7}
+
+
+def test_evaluate_prefers_more_pairs_and_is_a_share() -> None:
+    state = states(2, 4)[40]
+    even = go_fox.evaluate(GAME, state, 0) + go_fox.evaluate(GAME, state, 1)
+    assert even == pytest.approx(1.0)
+    ahead = replace(state, pairs=((*state.pairs[0], *state.pile[:4]), state.pairs[1]))
+    assert go_fox.evaluate(GAME, ahead, 0) > go_fox.evaluate(GAME, state, 0)
 
 
 def test_knowledge_of_a_go_fox_fades_with_draws() -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from games.bots import search, strategies
 from games.engine import Game, all_games, get
+from tests.bots.helpers import go_fox_seven_shown_by_seat_1
 
 GAMES = sorted(all_games(), key=lambda game: game.slug)
 # Booby-Trap runs physics on every take: few positions, few iterations.
@@ -267,15 +268,12 @@ def test_the_default_prior_is_the_games_basic_choice() -> None:
         assert found.prior == basic
 
 
-def test_go_fox_expert_plays_basic_without_searching() -> None:
-    """Go Fox! playouts are log-blind (see ``search.PRIOR_ONLY_GAMES``): the expert
-    plays the game's basic choice there."""
+def test_go_fox_expert_searches_and_keeps_a_sure_ask() -> None:
+    """Go Fox!'s playouts read the recent log (``go_fox.rollout``): the expert searches
+    there like everywhere, and keeps the ask the log makes sure (the next player
+    asked for that number and heard GO FOX!)."""
     game = get("go-fox")
-    basic = strategies.for_game(game).basic
-    for index, (state, seat) in enumerate(positions(game, 2, seed=10, count=4, horizon=60)):
-        view = game.view(state, seat)
-        if len(game.legal_actions(state, seat)) < 2:
-            continue
-        found = search.search(game, view, seat, random.Random(index), max_iterations=50)
-        assert found.iterations == 0
-        assert found.action == basic(game, view, seat, random.Random(index))
+    state = go_fox_seven_shown_by_seat_1()
+    found = search.search(game, game.view(state, 0), 0, random.Random(3), max_iterations=60)
+    assert found.iterations == 60
+    assert found.action == {"type": "ask", "number": 7}
