@@ -29,11 +29,19 @@ cards it cannot rule out, so it never relies on the true state (it never sees it
 - **Root prior.** The root is the one node where the bot has its real view, so it is
   guided by the game's ``basic`` policy (its strongest view-aware policy) rather than
   by the playout policy: basic's action is tried first, gets a selection bonus that
-  fades with its visits (``PRIOR_BIAS``), and is replaced only when another action's
-  mean reward beats it by ``OVERRIDE_Z`` standard errors. Noise then leaves basic's
-  move, so the expert is at least as strong as basic; only evidence changes it.
+  fades with its visits (``PRIOR_BIAS``), and is replaced only when the search's
+  choice wins a **duel** against it.
+- **Duel.** When the tree's choice is not the prior's, the last ``DUEL_SHARE`` of the
+  budget plays both moves on the same re-deals with the same random source for
+  the playout, so that the deal's luck, which is most of a playout's variance,
+  cancels out of the difference; the challenger wins only when its mean gain is
+  ``OVERRIDE_Z`` standard errors above zero. Measured in Don't Go Boom
+  (bench/expert_overrides.py), the tree's departures from basic without the duel
+  lost on average (its unpaired means, over up to ten moves, pick noise); the duel
+  keeps those that hold up. When the tree agrees with the prior, the duel's share
+  is not spent and the answer comes sooner.
 - **Choice.** The root action visited most (then the best mean, then legal order),
-  unless it fails the override test against the prior.
+  unless it loses the duel against the prior.
 
 States are immutable, so nothing is copied: ``apply`` returns new states and the
 sampled state is simply dropped after its iteration. Given the same ``rng`` seed and a
@@ -69,13 +77,15 @@ POLICY_BIAS = 2.0
 # policies only see sampled states, and some, like Go Fox!'s, skip what the log tells).
 # It gets this bonus, divided by its visits + 1, in selection at the root...
 PRIOR_BIAS = 4.0
-# ...and the search replaces it only when another action's mean beats the prior's by
-# this many standard errors of the difference (a one-sided test at about 90%), so
-# noise alone leaves basic's move, and the expert plays at least as well as basic.
+# ...and the search replaces it only when its choice beats the prior in a duel (see
+# the module docstring) by this many standard errors of the paired differences (a
+# one-sided test at about 90%), so noise alone leaves basic's move.
 OVERRIDE_Z = 1.3
-# Below this many visits an action's variance estimate is unreliable; the worst case
-# of a reward in [0, 1] (a coin flip: 0.25) stands in for it.
-MIN_VARIANCE_VISITS = 8
+# The share of the budget (iterations or time) kept for the duel, and the fewest
+# paired playouts on which it may override the prior (Booby-Trap's physics allows
+# about six in its share of a second).
+DUEL_SHARE = 0.3
+MIN_DUEL_ROUNDS = 4
 # How many of the searching seat's decisions the tree holds (see the module docstring).
 DEFAULT_TREE_DEPTH = 2
 # With an ``evaluate``: policy actions per iteration before the evaluation stands in
@@ -148,6 +158,10 @@ class SearchResult:
 
     # The game's ``basic`` choice at the root, when the search had one as its prior.
     prior: dict[str, Any] | None = None
+    # Paired playouts of the duel between the tree's choice and the prior (0: none),
+    # and the challenger's mean gain in them.
+    duel_rounds: int = 0
+    duel_gain: float = 0.0
 
     @property
     def playouts_per_second(self) -> float:
@@ -224,6 +238,8 @@ def search(
     if budget_seconds is None and max_iterations is None:
         budget_seconds = DEFAULT_BUDGET_SECONDS
     deadline = None if budget_seconds is None else started + budget_seconds
+    # With a prior, the tree gets the budget but the duel's share (see DUEL_SHARE).
+    tree_iterations, tree_deadline = max_iterations, deadline
     if rollout is None:
         rollout, evaluate, module_depth = _game_policy(game)
         if rollout_depth is None:
@@ -260,6 +276,12 @@ def search(
         prior_action = prior_policy(game, view, seat, rng)
         prior_key = action_key(prior_action)
 
+    if prior_key is not None:
+        if max_iterations is not None:
+            tree_iterations = max(1, round(max_iterations * (1 - DUEL_SHARE)))
+        if budget_seconds is not None:
+            tree_deadline = started + budget_seconds * (1 - DUEL_SHARE)
+
     root_log = len(view["log"]) if isinstance(view.get("log"), list) else 0
     root = Node()
     root_keys = [action_key(action) for action in legal]
@@ -275,9 +297,9 @@ def search(
     legal_actions = game.legal_actions
     state = first
     while True:
-        if max_iterations is not None and iterations >= max_iterations:
+        if tree_iterations is not None and iterations >= tree_iterations:
             break
-        if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
+        if tree_deadline is not None and iterations > 0 and time.perf_counter() >= tree_deadline:
             break
         if iterations > 0:
             state = game.sample(view, seat, rng)
@@ -339,19 +361,7 @@ def search(
         if finished is not None:
             value = reward(finished, seat)
         else:
-            while True:
-                waiting = to_act(state)
-                if not waiting:
-                    result = game.result(state)
-                    assert result is not None
-                    value = reward(result, seat)
-                    break
-                if steps >= cut:
-                    value = evaluate(game, state, seat) if evaluate is not None else 0.5
-                    break
-                mover = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
-                state = apply(state, mover, rollout(game, state, mover, rng))
-                steps += 1
+            value, steps = _play_out(game, state, seat, rollout, evaluate, cut, steps, rng)
         actions_played += steps
 
         # -- Backpropagation: every edge on the path is this seat's, so one value. --
@@ -368,8 +378,17 @@ def search(
             key=lambda index: (edges[index].visits, edges[index].total / max(edges[index].visits, 1)),
         )
     ]
-    if prior_key is not None and not _clearly_better(best, root.edges[prior_key]):
-        best = root.edges[prior_key]
+    duel_rounds, duel_gain = 0, 0.0
+    if prior_action is not None and prior_key is not None and best is not root.edges[prior_key]:
+        rounds = None if max_iterations is None else max(MIN_DUEL_ROUNDS, (max_iterations - iterations) // 2)
+        differences, played = _duel(
+            game, view, seat, best.action, prior_action, rollout, evaluate, cut, rounds, deadline, rng
+        )
+        actions_played += played
+        duel_rounds = len(differences)
+        duel_gain = math.fsum(differences) / duel_rounds if differences else 0.0
+        if not _clearly_positive(differences):
+            best = root.edges[prior_key]
     return SearchResult(
         action=best.action,
         iterations=iterations,
@@ -378,26 +397,82 @@ def search(
         actions_played=actions_played,
         root=tuple((edge.action, edge.visits, edge.total / max(edge.visits, 1)) for edge in edges),
         prior=prior_action,
+        duel_rounds=duel_rounds,
+        duel_gain=duel_gain,
     )
 
 
-def _clearly_better(challenger: Edge, prior: Edge) -> bool:
-    """Whether the challenger's mean reward beats the prior's by ``OVERRIDE_Z``
-    standard errors of the difference (a Welch-style test on the playouts)."""
-    if challenger is prior:
-        return True
-    if challenger.visits == 0 or prior.visits == 0:
-        return prior.visits == 0 and challenger.visits > 0
-    difference = challenger.total / challenger.visits - prior.total / prior.visits
-    error = math.sqrt(_variance(challenger) / challenger.visits + _variance(prior) / prior.visits)
-    return difference > OVERRIDE_Z * error
+def _play_out(
+    game: Game[Any],
+    state: Any,
+    seat: int,
+    rollout: Rollout,
+    evaluate: Evaluate | None,
+    cut: int,
+    steps: int,
+    rng: random.Random,
+) -> tuple[float, int]:
+    """Every seat acts by ``rollout`` until the game ends (its reward) or ``steps``
+    reaches ``cut`` (the evaluation, or 0.5 without one): (value, steps)."""
+    while True:
+        waiting = game.to_act(state)
+        if not waiting:
+            result = game.result(state)
+            assert result is not None
+            return reward(result, seat), steps
+        if steps >= cut:
+            return (evaluate(game, state, seat) if evaluate is not None else 0.5), steps
+        mover = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+        state = game.apply(state, mover, rollout(game, state, mover, rng))
+        steps += 1
 
 
-def _variance(edge: Edge) -> float:
-    if edge.visits < MIN_VARIANCE_VISITS:
-        return 0.25
-    mean = edge.total / edge.visits
-    return max(0.0, edge.squares / edge.visits - mean * mean)
+def _duel(
+    game: Game[Any],
+    view: dict[str, Any],
+    seat: int,
+    challenger: dict[str, Any],
+    prior: dict[str, Any],
+    rollout: Rollout,
+    evaluate: Evaluate | None,
+    cut: int,
+    rounds: int | None,
+    deadline: float | None,
+    rng: random.Random,
+) -> tuple[list[float], int]:
+    """The challenger's reward minus the prior's, per re-deal, both played with the
+    same random source (common random numbers), for ``rounds`` re-deals or until the
+    deadline; and the actions the playouts applied."""
+    differences: list[float] = []
+    played = 0
+    while True:
+        if rounds is not None and len(differences) >= rounds:
+            break
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        dealt = game.sample(view, seat, rng)
+        luck = rng.random()
+        with_challenger, steps = _play_out(
+            game, game.apply(dealt, seat, challenger), seat, rollout, evaluate, cut, 1, random.Random(luck)
+        )
+        with_prior, more = _play_out(
+            game, game.apply(dealt, seat, prior), seat, rollout, evaluate, cut, 1, random.Random(luck)
+        )
+        played += steps + more
+        differences.append(with_challenger - with_prior)
+    return differences, played
+
+
+def _clearly_positive(differences: list[float]) -> bool:
+    """Whether the duel's mean difference is ``OVERRIDE_Z`` standard errors above zero."""
+    count = len(differences)
+    if count < MIN_DUEL_ROUNDS:
+        return False
+    mean = math.fsum(differences) / count
+    variance = math.fsum((difference - mean) ** 2 for difference in differences) / (count - 1)
+    if variance == 0.0:
+        return mean > 0.0
+    return mean > OVERRIDE_Z * math.sqrt(variance / count)
 
 
 def _select(
