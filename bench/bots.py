@@ -126,13 +126,13 @@ def decide(
     rng: random.Random,
     settings: Settings,
 ) -> tuple[dict[str, Any], int, float]:
-    """The level's action, and for an expert its iterations and search time."""
+    """The level's action, and for an expert its playouts and search time."""
     if level != "expert":
         return choose_action(game, view, seat, level, rng), 0, 0.0
     found = search.search(
         game, view, seat, rng, budget_seconds=settings.budget, max_iterations=settings.iterations
     )
-    return found.action, found.iterations, found.cpu_seconds
+    return found.action, found.playouts, found.cpu_seconds
 
 
 def play_one(task: tuple[Settings, int]) -> Outcome:
@@ -151,10 +151,10 @@ def play_one(task: tuple[Settings, int]) -> Outcome:
         # Several seats may owe a decision at once (a simultaneous choice): they
         # decide one at a time from their own views, which hide each other's choices.
         seat = waiting[0]
-        action, iterations, seconds = decide(
+        action, played, seconds = decide(
             game, game.view(state, seat), seat, levels[seat], rngs[seat], settings
         )
-        playouts += iterations
+        playouts += played
         searching += seconds
         state = game.apply(state, seat, action)
     result = game.result(state)

@@ -29,8 +29,9 @@ cards it cannot rule out, so it never relies on the true state (it never sees it
 - **Root prior.** The root is the one node where the bot has its real view, so it is
   guided by the game's ``basic`` policy (its strongest view-aware policy) rather than
   by the playout policy: basic's action is tried first, gets a selection bonus that
-  fades with its visits (``PRIOR_BIAS``), and is replaced only when the search's
-  choice wins a **duel** against it.
+  fades with its visits (``PRIOR_BIAS``), and is replaced only when the tree's
+  choice wins a **duel** against it (or, in a game whose module sets
+  ``DECISIVE_Z``, beats it by that many standard errors in the tree's own playouts).
 - **Duel.** When the tree's choice is not the prior's, the last ``DUEL_SHARE`` of the
   budget plays both moves on the same re-deals with the same random source for
   the playout, so that the deal's luck, which is most of a playout's variance,
@@ -41,7 +42,7 @@ cards it cannot rule out, so it never relies on the true state (it never sees it
   keeps those that hold up. When the tree agrees with the prior, the duel's share
   is not spent and the answer comes sooner.
 - **Choice.** The root action visited most (then the best mean, then legal order),
-  unless it loses the duel against the prior.
+  unless the prior stands: the duel was lost (and the tree's evidence not decisive).
 
 States are immutable, so nothing is copied: ``apply`` returns new states and the
 sampled state is simply dropped after its iteration. Given the same ``rng`` seed and a
@@ -81,6 +82,17 @@ PRIOR_BIAS = 4.0
 # the module docstring) by this many standard errors of the paired differences (a
 # one-sided test at about 90%), so noise alone leaves basic's move.
 OVERRIDE_Z = 1.3
+# A game's bot module may set ``DECISIVE_Z``: then the tree's own evidence suffices
+# when its choice beats the prior's mean by that many standard errors (no duel). By
+# default it never does: measured in Don't Go Boom (bench/expert_overrides.py, 1,000
+# iterations, 120 positions), departures the tree alone passed at 2.5 standard
+# errors included clear losses (-0.125 in expected reward: its playouts and
+# evaluation are biased, not just noisy), and the mean gain per departure fell from
+# +0.033 (duel only) to +0.001. Booby-Trap sets it (see games/bots/booby_trap.py).
+DEFAULT_DECISIVE_Z = math.inf
+# Below this many visits an action's variance estimate is unreliable; the worst case
+# of a reward in [0, 1] (a coin flip: 0.25) stands in for it.
+MIN_VARIANCE_VISITS = 8
 # The share of the budget (iterations or time) kept for the duel, and the fewest
 # paired playouts on which it may override the prior (Booby-Trap's physics allows
 # about six in its share of a second).
@@ -147,6 +159,7 @@ class Node:
 @dataclass(frozen=True)
 class SearchResult:
     action: dict[str, Any]
+    # Iterations of the tree (the duel's playouts are counted in ``duel_rounds``).
     iterations: int
     seconds: float
     # This process's CPU time for the search: steadier than the wall clock on a busy machine.
@@ -164,12 +177,17 @@ class SearchResult:
     duel_gain: float = 0.0
 
     @property
+    def playouts(self) -> int:
+        """The tree's iterations and the duel's playouts (two a round)."""
+        return self.iterations + 2 * self.duel_rounds
+
+    @property
     def playouts_per_second(self) -> float:
-        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+        return self.playouts / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def playouts_per_cpu_second(self) -> float:
-        return self.iterations / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
+        return self.playouts / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
 
 def choose(
@@ -218,9 +236,12 @@ def search(
 ) -> SearchResult:
     """Search from ``view`` and return the chosen action with the search's figures.
 
-    Stops after ``max_iterations`` iterations or ``budget_seconds`` seconds, whichever
-    comes first. ``budget_seconds=None`` means 1 s when no ``max_iterations`` is given
-    and no time limit when one is (so a fixed iteration count is reproducible).
+    Stops after ``max_iterations`` playouts or ``budget_seconds`` seconds, whichever
+    comes first; with a prior, the tree gets all but ``DUEL_SHARE`` of them and a
+    duel the rest (two playouts a round, at least ``MIN_DUEL_ROUNDS`` rounds under
+    an iteration limit). ``budget_seconds=None`` means 1 s when no
+    ``max_iterations`` is given and no time limit when one is (so a fixed iteration
+    count is reproducible).
 
     ``rollout=None`` takes ``rollout``, ``evaluate`` and ``ROLLOUT_DEPTH`` from the
     game's bot module (random playouts when it has none). A caller that passes a
@@ -230,8 +251,8 @@ def search(
     ``prior`` is the root's guide: ``BASIC`` (the default) is the game's ``basic``
     policy (none if the game has no bot module), or pass a policy of the view, or
     None to guide the root by the playout policy like every other node. The prior's
-    action is tried first and kept unless the search finds another clearly better
-    (see ``OVERRIDE_Z``).
+    action is tried first and kept unless the tree's choice wins the duel against it
+    (or beats it by the game's ``DECISIVE_Z``).
     """
     started = time.perf_counter()
     cpu_started = time.process_time()
@@ -379,7 +400,12 @@ def search(
         )
     ]
     duel_rounds, duel_gain = 0, 0.0
-    if prior_action is not None and prior_key is not None and best is not root.edges[prior_key]:
+    if (
+        prior_action is not None
+        and prior_key is not None
+        and best is not root.edges[prior_key]
+        and not _tree_decisive(best, root.edges[prior_key], _game_decisive_z(game))
+    ):
         rounds = None if max_iterations is None else max(MIN_DUEL_ROUNDS, (max_iterations - iterations) // 2)
         differences, played = _duel(
             game, view, seat, best.action, prior_action, rollout, evaluate, cut, rounds, deadline, rng
@@ -463,6 +489,23 @@ def _duel(
     return differences, played
 
 
+def _tree_decisive(challenger: Edge, prior: Edge, z: float) -> bool:
+    """Whether the challenger's mean reward in the tree beats the prior's by ``z``
+    standard errors of the difference (a Welch-style test)."""
+    if math.isinf(z) or challenger.visits == 0 or prior.visits == 0:
+        return False
+    difference = challenger.total / challenger.visits - prior.total / prior.visits
+    error = math.sqrt(_variance(challenger) / challenger.visits + _variance(prior) / prior.visits)
+    return difference > z * error
+
+
+def _variance(edge: Edge) -> float:
+    if edge.visits < MIN_VARIANCE_VISITS:
+        return 0.25
+    mean = edge.total / edge.visits
+    return max(0.0, edge.squares / edge.visits - mean * mean)
+
+
 def _clearly_positive(differences: list[float]) -> bool:
     """Whether the duel's mean difference is ``OVERRIDE_Z`` standard errors above zero."""
     count = len(differences)
@@ -523,6 +566,15 @@ def _game_basic(game: Game[Any]) -> Policy | None:
         return None
     basic: Policy | None = getattr(module, "basic", None)
     return basic
+
+
+def _game_decisive_z(game: Game[Any]) -> float:
+    """The game's ``DECISIVE_Z`` (see ``DEFAULT_DECISIVE_Z``)."""
+    try:
+        module = strategies.for_game(game)
+    except strategies.NoStrategy:
+        return DEFAULT_DECISIVE_Z
+    return float(getattr(module, "DECISIVE_Z", DEFAULT_DECISIVE_Z))
 
 
 def _game_policy(game: Game[Any]) -> tuple[Rollout, Evaluate | None, int | None]:

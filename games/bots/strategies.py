@@ -8,7 +8,8 @@ Every game has its own module under ``games/bots/`` exposing:
 - optionally ``evaluate(game, state, seat) -> float`` in [0, 1]: how good an
   unfinished state is for ``seat``, so search can stop a playout early;
 - optionally ``ROLLOUT_DEPTH: int``: how many actions a playout runs before
-  ``evaluate`` is asked (see ``games/bots/search.py``).
+  ``evaluate`` is asked, and ``DECISIVE_Z: float``: how clear the search tree's own
+  evidence must be to leave basic's move without a duel (see ``games/bots/search.py``).
 
 Modules are imported on first use: ``games.bots`` then loads only the games a
 worker actually plays, and a game whose module is missing fails alone, clearly.

@@ -261,8 +261,52 @@ def test_clear_evidence_overrides_a_bad_prior() -> None:
     )
     assert found.prior == {"type": "keep", "position": 0}
     assert found.action == {"type": "keep", "position": 2}
-    # The tree's choice won its duel: the win, every time.
+    # The tree's choice won its duel: the win, every re-deal.
     assert found.duel_rounds >= search.MIN_DUEL_ROUNDS
+    assert found.duel_gain == 1.0
+
+
+def test_a_game_may_trust_its_tree_without_a_duel() -> None:
+    """``DECISIVE_Z``: a clear gap in the tree's own playouts is enough (Booby-Trap);
+    by default (infinite) it never is."""
+    challenger, prior = search.Edge({"type": "a"}), search.Edge({"type": "b"})
+    for edge, wins in ((challenger, 18), (prior, 4)):
+        edge.visits = 20
+        edge.total = edge.squares = float(wins)
+    assert search._tree_decisive(challenger, prior, 2.5)
+    assert not search._tree_decisive(prior, challenger, 2.5)
+    assert not search._tree_decisive(challenger, prior, search.DEFAULT_DECISIVE_Z)
+    assert search._game_decisive_z(get("booby-trap")) == 1.3
+    assert search._game_decisive_z(get("dont-go-boom")) == search.DEFAULT_DECISIVE_Z
+
+
+def test_a_duel_confirms_what_the_tree_saw_only_a_few_times() -> None:
+    """The same position with 18 iterations: the tree tries every place and ends with
+    the win tied with the prior at 3 visits each, and the duel, at its fewest
+    rounds, settles it: the win, every re-deal."""
+    game = get("dont-go-boom")
+    rng = random.Random(91)
+    state = game.new(2, 91)
+    for _ in range(216):
+        seat = rng.choice(game.to_act(state))
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+
+    def losing(game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+        return {"type": "keep", "position": 0}
+
+    found = search.search(
+        game,
+        game.view(state, 0),
+        0,
+        random.Random(3),
+        max_iterations=18,
+        rollout=search.random_rollout,
+        evaluate=neutral,
+        rollout_depth=3,
+        prior=losing,
+    )
+    assert found.action == {"type": "keep", "position": 2}
+    assert found.duel_rounds == search.MIN_DUEL_ROUNDS
     assert found.duel_gain == 1.0
 
 
