@@ -218,12 +218,13 @@ ROLLOUT_FEEL = 3
 # the replies. Measured on one core: 34 such playouts/s (sample included), 2 and 4
 # players alike.
 ROLLOUT_DEPTH = 6
-# The expert trusts its tree's own evidence when it is this clear (search.py's
-# DEFAULT_DECISIVE_Z): physics allows about 40 playouts a second, too few for the
-# duel to confirm much, and the gaps here are large (a take that trips the bar
-# against a pass). Measured, expert vs basic, two players, 40 iterations, the same
-# first 20 seeded games: 72.5% with the tree trusted at 1.3 standard errors, 47.5%
-# with the duel alone.
+# The expert has no duel here and trusts its tree's own evidence when it is this
+# clear (search.py's DEFAULT_DECISIVE_Z): physics allows about 40 playouts a second,
+# too few to split between a tree and a duel, and the gaps here are large (a take
+# that trips the bar against a pass). Measured, expert vs basic, two players, 40
+# iterations, the same first 20 seeded games: 72.5% with the tree deciding at 1.3
+# standard errors; 47.5% with the duel alone; 45% (first 10) with 70% of the
+# playouts for the tree and a duel for the rest.
 DECISIVE_Z = 1.3
 
 

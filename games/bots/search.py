@@ -31,7 +31,8 @@ cards it cannot rule out, so it never relies on the true state (it never sees it
   by the playout policy: basic's action is tried first, gets a selection bonus that
   fades with its visits (``PRIOR_BIAS``), and is replaced only when the tree's
   choice wins a **duel** against it (or, in a game whose module sets
-  ``DECISIVE_Z``, beats it by that many standard errors in the tree's own playouts).
+  ``DECISIVE_Z``, which has no duel, beats it by that many standard errors in the
+  tree's own playouts).
 - **Duel.** When the tree's choice is not the prior's, the last ``DUEL_SHARE`` of the
   budget plays both moves on the same re-deals with the same random source for
   the playout, so that the deal's luck, which is most of a playout's variance,
@@ -82,9 +83,10 @@ PRIOR_BIAS = 4.0
 # the module docstring) by this many standard errors of the paired differences (a
 # one-sided test at about 90%), so noise alone leaves basic's move.
 OVERRIDE_Z = 1.3
-# A game's bot module may set ``DECISIVE_Z``: then the tree's own evidence suffices
-# when its choice beats the prior's mean by that many standard errors (no duel). By
-# default it never does: measured in Don't Go Boom (bench/expert_overrides.py, 1,000
+# A game's bot module may set ``DECISIVE_Z``: then there is no duel; the tree gets
+# the whole budget and its choice replaces the prior when its mean beats the prior's
+# by that many standard errors in the tree's own playouts. By default (no duel
+# without it) the duel decides: measured in Don't Go Boom (bench/expert_overrides.py, 1,000
 # iterations, 120 positions), departures the tree alone passed at 2.5 standard
 # errors included clear losses (-0.125 in expected reward: its playouts and
 # evaluation are biased, not just noisy), and the mean gain per departure fell from
@@ -237,8 +239,8 @@ def search(
     """Search from ``view`` and return the chosen action with the search's figures.
 
     Stops after ``max_iterations`` playouts or ``budget_seconds`` seconds, whichever
-    comes first; with a prior, the tree gets all but ``DUEL_SHARE`` of them and a
-    duel the rest (two playouts a round, at least ``MIN_DUEL_ROUNDS`` rounds under
+    comes first; with a prior (and no ``DECISIVE_Z`` in the game's module), the tree
+    gets all but ``DUEL_SHARE`` of them and a duel the rest (two playouts a round, at least ``MIN_DUEL_ROUNDS`` rounds under
     an iteration limit). ``budget_seconds=None`` means 1 s when no
     ``max_iterations`` is given and no time limit when one is (so a fixed iteration
     count is reproducible).
@@ -297,7 +299,8 @@ def search(
         prior_action = prior_policy(game, view, seat, rng)
         prior_key = action_key(prior_action)
 
-    if prior_key is not None:
+    decisive_z = _game_decisive_z(game)
+    if prior_key is not None and math.isinf(decisive_z):
         if max_iterations is not None:
             tree_iterations = max(1, round(max_iterations * (1 - DUEL_SHARE)))
         if budget_seconds is not None:
@@ -400,12 +403,10 @@ def search(
         )
     ]
     duel_rounds, duel_gain = 0, 0.0
-    if (
-        prior_action is not None
-        and prior_key is not None
-        and best is not root.edges[prior_key]
-        and not _tree_decisive(best, root.edges[prior_key], _game_decisive_z(game))
-    ):
+    if prior_key is not None and best is not root.edges[prior_key] and not math.isinf(decisive_z):
+        if not _tree_decisive(best, root.edges[prior_key], decisive_z):
+            best = root.edges[prior_key]
+    elif prior_action is not None and prior_key is not None and best is not root.edges[prior_key]:
         rounds = None if max_iterations is None else max(MIN_DUEL_ROUNDS, (max_iterations - iterations) // 2)
         differences, played = _duel(
             game, view, seat, best.action, prior_action, rollout, evaluate, cut, rounds, deadline, rng
