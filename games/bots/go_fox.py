@@ -16,8 +16,8 @@ tells a lot, and everyone can read it:
   other hands and the pick-up pile.
 
 ``basic`` reads all that from the view. ``rollout``, used inside search playouts on
-a sampled state, reads the first fact from the end of the state's log, a round and a
-half back (``RECENT_ENTRIES_PER_PLAYER``): knowledge that a player holds a number is
+a sampled state, reads only the end of the state's log, about a round and a half
+(``RECENT_ENTRIES_PER_PLAYER``): knowledge that a player holds a number is
 used by the next ask they hear, so older entries rarely matter, and reading the
 whole log on every playout action would cost most of the playouts. Without it the
 playouts never punish an ask that failed (the player before us reads it and asks
@@ -220,6 +220,8 @@ def evaluate(game: Game[Any], state: GoFoxState, seat: int) -> float:
         held_pairs = sum(count // 2 for count in counts.values())
         singles = sum(count % 2 for count in counts.values())
         projected.append(len(state.pairs[owner]) / 2 + held_pairs + SINGLE_WORTH * singles)
+    # Set by hand, not fitted: half a pair of doubt now, growing with the square root
+    # of the draws still to come (each may pair a single).
     width = 0.5 + 0.25 * math.sqrt(len(state.pile))
     mine = projected[seat]
     shares = [

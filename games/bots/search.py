@@ -85,19 +85,19 @@ PRIOR_BIAS = 4.0
 OVERRIDE_Z = 1.3
 # A game's bot module may set ``DECISIVE_Z``: then there is no duel; the tree gets
 # the whole budget and its choice replaces the prior when its mean beats the prior's
-# by that many standard errors in the tree's own playouts. By default (no duel
-# without it) the duel decides: measured in Don't Go Boom (bench/expert_overrides.py, 1,000
-# iterations, 120 positions), departures the tree alone passed at 2.5 standard
-# errors included clear losses (-0.125 in expected reward: its playouts and
-# evaluation are biased, not just noisy), and the mean gain per departure fell from
-# +0.033 (duel only) to +0.001. Booby-Trap sets it (see games/bots/booby_trap.py).
+# by that many standard errors in the tree's own playouts. By default there is no
+# such threshold and the duel decides. Measured in Don't Go Boom
+# (bench/expert_overrides.py, 1,000 iterations, 120 positions): letting the tree
+# decide at 2.5 standard errors, besides the duel, let through clear losses (a Swap
+# at -0.125 in expected reward: the playouts and evaluation are biased, not only
+# noisy), and the mean gain per departure fell from +0.033 (duel only) to +0.001.
+# Booby-Trap sets it (see games/bots/booby_trap.py).
 DEFAULT_DECISIVE_Z = math.inf
 # Below this many visits an action's variance estimate is unreliable; the worst case
 # of a reward in [0, 1] (a coin flip: 0.25) stands in for it.
 MIN_VARIANCE_VISITS = 8
 # The share of the budget (iterations or time) kept for the duel, and the fewest
-# paired playouts on which it may override the prior (Booby-Trap's physics allows
-# about six in its share of a second).
+# paired playouts on which it may override the prior.
 DUEL_SHARE = 0.3
 MIN_DUEL_ROUNDS = 4
 # How many of the searching seat's decisions the tree holds (see the module docstring).
@@ -240,10 +240,10 @@ def search(
 
     Stops after ``max_iterations`` playouts or ``budget_seconds`` seconds, whichever
     comes first; with a prior (and no ``DECISIVE_Z`` in the game's module), the tree
-    gets all but ``DUEL_SHARE`` of them and a duel the rest (two playouts a round, at least ``MIN_DUEL_ROUNDS`` rounds under
-    an iteration limit). ``budget_seconds=None`` means 1 s when no
-    ``max_iterations`` is given and no time limit when one is (so a fixed iteration
-    count is reproducible).
+    gets all but ``DUEL_SHARE`` of them and a duel the rest (two playouts a round; at
+    least ``MIN_DUEL_ROUNDS`` rounds under an iteration limit). ``budget_seconds=None``
+    means 1 s when no ``max_iterations`` is given and no time limit when one is (so a
+    fixed iteration count is reproducible).
 
     ``rollout=None`` takes ``rollout``, ``evaluate`` and ``ROLLOUT_DEPTH`` from the
     game's bot module (random playouts when it has none). A caller that passes a
@@ -402,20 +402,35 @@ def search(
             key=lambda index: (edges[index].visits, edges[index].total / max(edges[index].visits, 1)),
         )
     ]
+    # The tree's choice must still earn its place against the prior.
     duel_rounds, duel_gain = 0, 0.0
-    if prior_key is not None and best is not root.edges[prior_key] and not math.isinf(decisive_z):
-        if not _tree_decisive(best, root.edges[prior_key], decisive_z):
-            best = root.edges[prior_key]
-    elif prior_action is not None and prior_key is not None and best is not root.edges[prior_key]:
-        rounds = None if max_iterations is None else max(MIN_DUEL_ROUNDS, (max_iterations - iterations) // 2)
-        differences, played = _duel(
-            game, view, seat, best.action, prior_action, rollout, evaluate, cut, rounds, deadline, rng
-        )
-        actions_played += played
-        duel_rounds = len(differences)
-        duel_gain = math.fsum(differences) / duel_rounds if differences else 0.0
-        if not _clearly_positive(differences):
-            best = root.edges[prior_key]
+    prior_edge = root.edges[prior_key] if prior_key is not None else None
+    if prior_edge is not None and best is not prior_edge:
+        if not math.isinf(decisive_z):
+            keep_prior = not _tree_decisive(best, prior_edge, decisive_z)
+        else:
+            rounds = (
+                None if max_iterations is None else max(MIN_DUEL_ROUNDS, (max_iterations - iterations) // 2)
+            )
+            differences, played = _duel(
+                game,
+                view,
+                seat,
+                best.action,
+                prior_edge.action,
+                rollout,
+                evaluate,
+                cut,
+                rounds,
+                deadline,
+                rng,
+            )
+            actions_played += played
+            duel_rounds = len(differences)
+            duel_gain = math.fsum(differences) / duel_rounds if differences else 0.0
+            keep_prior = not _clearly_positive(differences)
+        if keep_prior:
+            best = prior_edge
     return SearchResult(
         action=best.action,
         iterations=iterations,
