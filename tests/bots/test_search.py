@@ -158,16 +158,43 @@ def test_two_states_with_the_same_view_get_the_same_choice(slug: str) -> None:
         assert quick(game, game.view(other, seat), seat, seed=7, iterations=30).root == chosen
 
 
-def test_search_takes_the_winning_move() -> None:
-    """Don't Go Boom, seed 91, the last decision of the game (found by random play):
-    seat 0 must keep the 12 from the discard pile, and only in position 2 (r0c2) does
-    it complete a line of three 12s (scoring 0) and win; anywhere else it loses."""
+def seed_91_last_decision() -> Any:
+    """Don't Go Boom, seed 91, after 216 random actions: seat 0 holds a 12 to keep."""
     game = get("dont-go-boom")
     rng = random.Random(91)
     state = game.new(2, 91)
     for _ in range(216):
         seat = rng.choice(game.to_act(state))
         state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    return state
+
+
+def prior_losing_at_seed_91(iterations: int) -> search.SearchResult:
+    """A search of that position whose prior keeps the 12 in a losing place."""
+    game = get("dont-go-boom")
+
+    def losing(game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+        return {"type": "keep", "position": 0}
+
+    return search.search(
+        game,
+        game.view(seed_91_last_decision(), 0),
+        0,
+        random.Random(3),
+        max_iterations=iterations,
+        rollout=search.random_rollout,
+        evaluate=neutral,
+        rollout_depth=3,
+        prior=losing,
+    )
+
+
+def test_search_takes_the_winning_move() -> None:
+    """Don't Go Boom, seed 91, the last decision of the game (found by random play):
+    seat 0 must keep the 12 from the discard pile, and only in position 2 (r0c2) does
+    it complete a line of three 12s (scoring 0) and win; anywhere else it loses."""
+    game = get("dont-go-boom")
+    state = seed_91_last_decision()
     assert game.to_act(state) == [0]
     view = game.view(state, 0)
     assert view["held"]["card"]["value"] == 12
@@ -238,27 +265,7 @@ def test_without_evidence_the_prior_choice_stands() -> None:
 def test_clear_evidence_overrides_a_bad_prior() -> None:
     """The winning-move position of the test above, with a prior that keeps the 12
     in a losing place: the playouts show the win, and the search takes it."""
-    game = get("dont-go-boom")
-    rng = random.Random(91)
-    state = game.new(2, 91)
-    for _ in range(216):
-        seat = rng.choice(game.to_act(state))
-        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-
-    def losing(game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
-        return {"type": "keep", "position": 0}
-
-    found = search.search(
-        game,
-        game.view(state, 0),
-        0,
-        random.Random(3),
-        max_iterations=120,
-        rollout=search.random_rollout,
-        evaluate=neutral,
-        rollout_depth=3,
-        prior=losing,
-    )
+    found = prior_losing_at_seed_91(120)
     assert found.prior == {"type": "keep", "position": 0}
     assert found.action == {"type": "keep", "position": 2}
     # The tree's choice won its duel: the win, every re-deal.
@@ -284,27 +291,7 @@ def test_a_duel_confirms_what_the_tree_saw_only_a_few_times() -> None:
     """The same position with 18 iterations: the tree tries every place and ends with
     the win tied with the prior at 3 visits each, and the duel, at its fewest
     rounds, settles it: the win, every re-deal."""
-    game = get("dont-go-boom")
-    rng = random.Random(91)
-    state = game.new(2, 91)
-    for _ in range(216):
-        seat = rng.choice(game.to_act(state))
-        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-
-    def losing(game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
-        return {"type": "keep", "position": 0}
-
-    found = search.search(
-        game,
-        game.view(state, 0),
-        0,
-        random.Random(3),
-        max_iterations=18,
-        rollout=search.random_rollout,
-        evaluate=neutral,
-        rollout_depth=3,
-        prior=losing,
-    )
+    found = prior_losing_at_seed_91(18)
     assert found.action == {"type": "keep", "position": 2}
     assert found.duel_rounds == search.MIN_DUEL_ROUNDS
     assert found.duel_gain == 1.0
