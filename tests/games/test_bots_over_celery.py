@@ -108,6 +108,9 @@ def test_bots_wait_for_people_and_answer_their_moves(celery_worker_process: str,
         match_submit_action(
             match_id=match.pk, user=organiser, action=game.legal_actions(state, 0)[0], ply=current.ply
         )
+    # Let the bot answer the last move before the test ends: a worker still writing
+    # while the test database is flushed deadlocks the flush (seen on PostgreSQL).
+    wait_for(my_turn, timeout=60, what="the bot to answer the last move")
     assert Move.objects.filter(match=match, seat=1).exists()
 
 
@@ -150,3 +153,13 @@ def test_the_autopilot_plays_the_seat_of_a_player_who_resigned(
 
     wait_for(autopilot_moved, timeout=90, what="the autopilot to play the resigned seat")
     assert not Move.objects.filter(match=match, seat=0, user=organiser).exists()
+
+    # Leave the worker idle (the guest to move, or the game over) before the test
+    # database is flushed: a bot still writing deadlocks the flush.
+    def guest_to_move() -> bool:
+        current = Match.objects.get(pk=match.pk)
+        return (
+            current.status != Match.Status.RUNNING or Seat.objects.get(match=current, index=1).owes_decision
+        )
+
+    wait_for(guest_to_move, timeout=60, what="the bots to finish their turns")
