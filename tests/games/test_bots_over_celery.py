@@ -120,21 +120,22 @@ def test_the_autopilot_plays_the_seat_of_a_player_who_resigned(
     from games.services import match_join, match_resign
 
     guest = User.objects.create_user(username="guest", email="g@example.com", password="x")
-    match = match_create(
-        creator=organiser, game_slug="read-and-grab", options={},
-        seats=[SeatRequest("me"), SeatRequest("open"), SeatRequest("bot", level="basic")],
-    )  # fmt: skip
-    match_join(match_id=match.pk, user=guest)
-    match_resign(match_id=match.pk, user=organiser)
+
+    def guest_joins_and_organiser_resigns() -> Match:
+        """Read and Grab: the organiser, the guest and a basic bot; the organiser resigns."""
+        match = match_create(
+            creator=organiser, game_slug="read-and-grab", options={},
+            seats=[SeatRequest("me"), SeatRequest("open"), SeatRequest("bot", level="basic")],
+        )  # fmt: skip
+        match_join(match_id=match.pk, user=guest)
+        match_resign(match_id=match.pk, user=organiser)
+        return match
+
+    match = guest_joins_and_organiser_resigns()
     match_resign(match_id=match.pk, user=guest)  # nobody left to play for: it ends at once
     assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
 
-    match = match_create(
-        creator=organiser, game_slug="read-and-grab", options={},
-        seats=[SeatRequest("me"), SeatRequest("open"), SeatRequest("bot", level="basic")],
-    )  # fmt: skip
-    match_join(match_id=match.pk, user=guest)
-    match_resign(match_id=match.pk, user=organiser)
+    match = guest_joins_and_organiser_resigns()
 
     # Guest plays on; the autopilot (no user on its moves) plays seat 0 whenever it is owed.
     def autopilot_moved() -> bool:
