@@ -16,7 +16,7 @@ BALANCE: dict[str, dict[str, int | str]] = {
     "twins": {"wins": 37, "games": 100, "team": "basic"},
     "blackout": {"wins": 50, "games": 100, "team": "basic"},
     "countdown": {"wins": 45, "games": 100, "team": "basic"},
-    "no-voice": {"wins": 23, "games": 100, "team": "basic"},
+    "no-voice": {"wins": 39, "games": 100, "team": "basic"},
     "relife": {"wins": 28, "games": 100, "team": "basic"},
     "protocol-27bis": {"wins": 22, "games": 100, "team": "basic"},
 }

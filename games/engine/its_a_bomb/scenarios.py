@@ -238,7 +238,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         (GridSpec(6, 6, _FIVE, grey=14, explosives=5, auxiliaries=1, battery=1),),
         time=9,
         special_cards=(DISTURBED_SIGNAL,),
-        consultants=(),
+        consultants=(CHRONOMETRIST,),
         purple_rule=True,
     ),
     Scenario(

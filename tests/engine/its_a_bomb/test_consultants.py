@@ -324,9 +324,10 @@ def test_consultants_refuse_the_wrong_moment_target_or_card() -> None:
 
 
 def test_the_crisis_unit_never_acts_without_a_consultant() -> None:
+    # Every scenario has a Consultant now; the rules still allow one with none.
     for seed in range(20):
         rng = random.Random(seed)
-        state = GAME.new(2 + seed % 5, seed, {"scenario": "no-voice"})
+        state = replace(GAME.new(2 + seed % 5, seed, {"scenario": "no-voice"}), consultants=())
         while GAME.to_act(state):
             assert GAME.to_act(state) != [CRISIS_UNIT]
             (seat,) = GAME.to_act(state)

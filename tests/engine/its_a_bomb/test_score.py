@@ -24,7 +24,7 @@ def _time(scenario: str) -> int:
         ("training", 3, 2, 3 * 4 + 2 * 2 + 1 - 3),
         ("lab-n457", 3, 0, 3 * _time("lab-n457") + 2 * 2 + 1 - 3),
         ("twins", 4, 1, 3 * (_time("twins") - 1) + 2 * 3 + 2 - 4),
-        ("no-voice", 2, 0, 3 * _time("no-voice") + 0 + 2 - 2),
+        ("no-voice", 2, 0, 3 * _time("no-voice") + 2 * 1 + 2 - 2),
         ("protocol-27bis", 5, 0, 3 * _time("protocol-27bis") + 2 * 10 + 3 - 5),
     ],
 )

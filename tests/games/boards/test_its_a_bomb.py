@@ -8,6 +8,7 @@ import html
 import json
 import random
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -356,7 +357,8 @@ def test_an_explosive_ends_the_game_in_a_boom() -> None:
 
 
 def test_a_crisis_unit_without_consultants_is_said_so() -> None:
-    page = board_html(GAME, new("no-voice"), 1)
+    # No scenario is without Consultants now; the rules still allow one.
+    page = board_html(GAME, replace(new("no-voice"), consultants=()), 1)
     assert "None in this scenario" in page
     assert "Purple rule" in page and "Cutting order" not in page
 
