@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -33,6 +34,24 @@ def random_game_states(
         state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
         seen.append(state)
     return seen
+
+
+def finish_basic_against_random(
+    game: Game[S],
+    state: S,
+    basic_seat: int,
+    basic: Callable[[Game[S], dict[str, Any], int, random.Random], dict[str, Any]],
+    rng: random.Random,
+) -> S:
+    """Play ``state`` to the end: ``basic`` in ``basic_seat``, random legal actions elsewhere."""
+    while waiting := game.to_act(state):
+        seat = waiting[0]
+        if seat == basic_seat:
+            action = basic(game, game.view(state, seat), seat, rng)
+        else:
+            action = rng.choice(game.legal_actions(state, seat))
+        state = game.apply(state, seat, action)
+    return state
 
 
 GO_FOX = GoFox()

@@ -16,6 +16,7 @@ import pytest
 from games.bots import booby_trap as bot
 from games.engine import get
 from games.engine.booby_trap import BoobyTrap, BoobyTrapState, physics
+from tests.bots.helpers import finish_basic_against_random
 
 # The registry's instance, typed as the game it is.
 GAME = cast(BoobyTrap, get("booby-trap"))
@@ -162,20 +163,9 @@ def test_basic_beats_random_head_to_head() -> None:
     for seed in range(4):
         basic_seat = seed % 2
         state, _seat = _play(2, 100 + seed, {basic_seat})[-1]
-        final = _finish(state, basic_seat, random.Random(seed))
+        final = finish_basic_against_random(GAME, state, basic_seat, bot.basic, random.Random(seed))
         result = GAME.result(final)
         assert result is not None
         ranks = result["ranks"]
         wins += ranks[basic_seat] < ranks[1 - basic_seat]
     assert wins >= 3
-
-
-def _finish(state: BoobyTrapState, basic_seat: int, rng: random.Random) -> BoobyTrapState:
-    while waiting := GAME.to_act(state):
-        seat = waiting[0]
-        if seat == basic_seat:
-            action = bot.basic(GAME, GAME.view(state, seat), seat, rng)
-        else:
-            action = rng.choice(GAME.legal_actions(state, seat))
-        state = GAME.apply(state, seat, action)
-    return state

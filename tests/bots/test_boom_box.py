@@ -10,6 +10,7 @@ import pytest
 from games.bots import boom_box as bot
 from games.engine.boom_box import BoomBox
 from games.engine.boom_box.state import BOOM, BoomBoxState, Pass
+from tests.bots.helpers import finish_basic_against_random
 
 GAME = BoomBox()
 
@@ -64,15 +65,8 @@ def test_basic_beats_random_more_often_than_not() -> None:
     for seed in range(games):
         seat = seed % 2
         state, _ = _play(2, 500 + seed, {seat: "basic"})[-1]
-        rng = random.Random(seed)
-        while waiting := GAME.to_act(state):
-            mover = waiting[0]
-            if mover == seat:
-                action = bot.basic(GAME, GAME.view(state, mover), mover, rng)
-            else:
-                action = rng.choice(GAME.legal_actions(state, mover))
-            state = GAME.apply(state, mover, action)
-        result = GAME.result(state)
+        final = finish_basic_against_random(GAME, state, seat, bot.basic, random.Random(seed))
+        result = GAME.result(final)
         assert result is not None
         ranks = result["ranks"]
         wins += 1.0 if ranks[seat] < ranks[1 - seat] else 0.5 if ranks[seat] == ranks[1 - seat] else 0.0
