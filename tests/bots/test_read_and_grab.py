@@ -12,7 +12,7 @@ from games.bots import read_and_grab
 from games.engine.read_and_grab import ReadAndGrab
 from games.engine.read_and_grab.game import ReadAndGrabState
 from games.engine.word_cards import WORDS
-from tests.bots.helpers import key, random_game_states
+from tests.bots.helpers import finish_basic_against_random, key, random_game_states
 
 GAME = ReadAndGrab()
 
@@ -85,3 +85,34 @@ def test_grabs_from_the_leader_between_equal_sets() -> None:
 def test_grabs_rather_than_passes() -> None:
     choice = grab_choice({0: fives(0, 1, 2), 1: fives(3)}, ((4, 6), ()))
     assert choice == {"type": "grab", "from": 1}
+
+
+def last_cards_turned(state: ReadAndGrabState) -> list[int]:
+    """Per seat, how many numbers it will turn the last card of: the middle is fixed at
+    setup and every turn turns over exactly one card, seats in order from the first."""
+    first = GAME.to_act(state)[0]
+    turner_of_last = {}
+    for position, card in enumerate(state.middle):
+        turner_of_last[WORDS.cards[card].number] = (first + position) % state.players
+    counts = [0] * state.players
+    for seat in turner_of_last.values():
+        counts[seat] += 1
+    return counts
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_two_players_the_deal_decides_once_basic_grabs(seed: int) -> None:
+    """Why no bot beats basic in two-player Read and Grab (docs/games/read-and-grab.md): a set
+    completes only for whoever turns its number's last card, and only if they then
+    hold all six, which with one opponent a grab always gives. So basic completes
+    exactly the numbers whose last card it turns, and whatever the other seat
+    does, it completes at most its own: the deal fixes basic's result."""
+    state = GAME.new(2, seed)
+    last = last_cards_turned(state)
+    basic_seat = seed % 2
+    final = finish_basic_against_random(GAME, state, basic_seat, read_and_grab.basic, random.Random(seed))
+    result = GAME.result(final)
+    assert result is not None
+    complete = result["scores"]
+    assert complete[basic_seat] == last[basic_seat]
+    assert complete[1 - basic_seat] <= last[1 - basic_seat]
