@@ -102,6 +102,9 @@ class Summary:
     low: float
     high: float
     a_rank: float
+    # The standard error of A's average rank: with equal play A's and B's average
+    # ranks match, so this says whether a multi-player edge is more than luck.
+    a_rank_error: float
     b_rank: float
     expert_playouts_per_second: float | None
     seconds_per_game: float
@@ -218,6 +221,9 @@ def summarize(settings: Settings, outcomes: Sequence[Outcome]) -> Summary:
         low=low,
         high=high,
         a_rank=statistics.fmean(outcome.a_rank for outcome in outcomes),
+        a_rank_error=(
+            statistics.stdev(outcome.a_rank for outcome in outcomes) / math.sqrt(games) if games > 1 else 0.0
+        ),
         b_rank=statistics.fmean(outcome.b_rank for outcome in outcomes),
         expert_playouts_per_second=(
             sum(outcome.expert_playouts for outcome in outcomes) / searching
@@ -236,7 +242,8 @@ def describe(summary: Summary) -> str:
         f"  A score {summary.score:.1%} (95% CI {summary.low:.1%}-{summary.high:.1%}); "
         f"wins/draws/losses {summary.wins}/{summary.draws}/{summary.losses}; "
         f"equal play would give {1 / settings.players:.1%}",
-        f"  average rank: A {summary.a_rank:.2f}, B {summary.b_rank:.2f}",
+        f"  average rank: A {summary.a_rank:.2f} (standard error {summary.a_rank_error:.2f}), "
+        f"B {summary.b_rank:.2f} (1 is best; equal play gives both the same)",
         f"  {summary.seconds_per_game:.2f} s per game",
     ]
     if summary.expert_playouts_per_second is not None:
@@ -256,7 +263,7 @@ def expert_budget(settings: Settings) -> str:
 
 def table(summaries: Iterable[Summary]) -> str:
     lines = [
-        "| game | players | A vs B | games | A score (95% CI) | A wins/draws/losses | avg rank A / B "
+        "| game | players | A vs B | games | A score (95% CI) | A wins/draws/losses | avg rank A ± SE / B "
         "| expert budget | expert playouts/s |",
         "|---|--:|---|--:|---|---|---|---|--:|",
     ]
@@ -268,7 +275,7 @@ def table(summaries: Iterable[Summary]) -> str:
             f"| {settings.game} | {settings.players} | {settings.a} vs {settings.b} | {summary.games} "
             f"| {summary.score:.0%} ({summary.low:.0%}-{summary.high:.0%}) "
             f"| {summary.wins}/{summary.draws}/{summary.losses} "
-            f"| {summary.a_rank:.2f} / {summary.b_rank:.2f} "
+            f"| {summary.a_rank:.2f} ± {summary.a_rank_error:.2f} / {summary.b_rank:.2f} "
             f"| {expert_budget(settings) if expert else '-'} | {f'{rate:,.0f}' if rate else '-'} |"
         )
     return "\n".join(lines)
