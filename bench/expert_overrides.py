@@ -100,6 +100,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=1000, help="the expert's playouts per decision")
     parser.add_argument("--tree-depth", type=int, default=search.DEFAULT_TREE_DEPTH)
     parser.add_argument("--rollout-depth", type=int, default=None, help="default: the game's own")
+    parser.add_argument(
+        "--duel-depth", type=int, default=None, help="playout actions in the duel (default: as the tree's)"
+    )
     parser.add_argument("--continuations", type=int, default=60, help="re-deals per override and move")
     parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args(argv)
@@ -119,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             max_iterations=arguments.iterations,
             tree_depth=arguments.tree_depth,
             rollout_depth=arguments.rollout_depth,
+            duel_depth=arguments.duel_depth,
         )
         if found.prior is None or found.action == found.prior:
             continue
@@ -139,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     error = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else float("nan")
     print(
         f"{arguments.game}, {arguments.players} players, {arguments.iterations} iterations, tree depth "
-        f"{arguments.tree_depth}: {len(chosen)} positions, {len(gains)} overrides "
+        f"{arguments.tree_depth}, duel depth {arguments.duel_depth or 'as the tree'}: {len(chosen)} positions, {len(gains)} overrides "
         f"({len(gains) / max(1, len(chosen)):.0%}), mean gain per override {mean:+.4f} "
         f"(standard error {error:.4f}); {time.perf_counter() - started:.0f} s"
     )

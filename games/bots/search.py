@@ -68,6 +68,9 @@ Policy = Callable[[Game[Any], dict[str, Any], int, random.Random], dict[str, Any
 Evaluate = Callable[[Game[Any], Any, int], float]
 
 DEFAULT_BUDGET_SECONDS = 1.0
+# The wall clock the time budget is read from (a test swaps in a ticking clock, so
+# that keeping to the budget is checked without depending on the machine's load).
+clock = time.perf_counter
 # ``prior=BASIC``: guide the root with the game's own ``basic`` policy.
 BASIC = "basic"
 # UCB exploration constant for rewards in [0, 1] (1/sqrt(2) is the textbook value).
@@ -205,6 +208,7 @@ def choose(
     rollout_depth: int | None = None,
     tree_depth: int = DEFAULT_TREE_DEPTH,
     prior: Policy | str | None = BASIC,
+    duel_depth: int | None = None,
 ) -> dict[str, Any]:
     """The expert's action for ``seat`` from its ``view``; see ``search``."""
     return search(
@@ -219,6 +223,7 @@ def choose(
         rollout_depth=rollout_depth,
         tree_depth=tree_depth,
         prior=prior,
+        duel_depth=duel_depth,
     ).action
 
 
@@ -235,6 +240,7 @@ def search(
     rollout_depth: int | None = None,
     tree_depth: int = DEFAULT_TREE_DEPTH,
     prior: Policy | str | None = BASIC,
+    duel_depth: int | None = None,
 ) -> SearchResult:
     """Search from ``view`` and return the chosen action with the search's figures.
 
@@ -254,9 +260,12 @@ def search(
     policy (none if the game has no bot module), or pass a policy of the view, or
     None to guide the root by the playout policy like every other node. The prior's
     action is tried first and kept unless the tree's choice wins the duel against it
-    (or beats it by the game's ``DECISIVE_Z``).
+    (or beats it by the game's ``DECISIVE_Z``). ``duel_depth``: policy actions per duel
+    playout before the evaluation (None: the same as the tree's playouts); a deeper
+    duel leans less on ``evaluate``, at a higher cost per round (see
+    bench/expert_overrides.py, ``--duel-depth``).
     """
-    started = time.perf_counter()
+    started = clock()
     cpu_started = time.process_time()
     if budget_seconds is None and max_iterations is None:
         budget_seconds = DEFAULT_BUDGET_SECONDS
@@ -271,6 +280,7 @@ def search(
         rollout_depth = DEFAULT_ROLLOUT_DEPTH
     # No evaluation: the depth cap only guards against endless playouts.
     cut = rollout_depth if evaluate is not None else MAX_PLAYOUT_ACTIONS
+    duel_cut = cut if duel_depth is None or evaluate is None else duel_depth
 
     first = game.sample(view, seat, rng)
     if seat not in game.to_act(first):
@@ -284,7 +294,7 @@ def search(
         return SearchResult(
             action=legal[0],
             iterations=0,
-            seconds=time.perf_counter() - started,
+            seconds=clock() - started,
             cpu_seconds=time.process_time() - cpu_started,
             actions_played=0,
             root=((legal[0], 0, 0.0),),
@@ -323,7 +333,7 @@ def search(
     while True:
         if tree_iterations is not None and iterations >= tree_iterations:
             break
-        if tree_deadline is not None and iterations > 0 and time.perf_counter() >= tree_deadline:
+        if tree_deadline is not None and iterations > 0 and clock() >= tree_deadline:
             break
         if iterations > 0:
             state = game.sample(view, seat, rng)
@@ -420,7 +430,7 @@ def search(
                 prior_edge.action,
                 rollout,
                 evaluate,
-                cut,
+                duel_cut,
                 rounds,
                 deadline,
                 rng,
@@ -434,7 +444,7 @@ def search(
     return SearchResult(
         action=best.action,
         iterations=iterations,
-        seconds=time.perf_counter() - started,
+        seconds=clock() - started,
         cpu_seconds=time.process_time() - cpu_started,
         actions_played=actions_played,
         root=tuple((edge.action, edge.visits, edge.total / max(edge.visits, 1)) for edge in edges),
@@ -490,7 +500,7 @@ def _duel(
     while True:
         if rounds is not None and len(differences) >= rounds:
             break
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline is not None and clock() >= deadline:
             break
         dealt = game.sample(view, seat, rng)
         luck = rng.random()

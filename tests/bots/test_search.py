@@ -169,13 +169,16 @@ def seed_91_last_decision() -> Any:
     return state
 
 
+def keep_in_position_0(
+    game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random
+) -> dict[str, Any]:
+    """A prior that keeps the held card in position 0: at seed 91's last decision, a loss."""
+    return {"type": "keep", "position": 0}
+
+
 def prior_losing_at_seed_91(iterations: int) -> search.SearchResult:
     """A search of that position whose prior keeps the 12 in a losing place."""
     game = get("dont-go-boom")
-
-    def losing(game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
-        return {"type": "keep", "position": 0}
-
     return search.search(
         game,
         game.view(seed_91_last_decision(), 0),
@@ -185,7 +188,7 @@ def prior_losing_at_seed_91(iterations: int) -> search.SearchResult:
         rollout=search.random_rollout,
         evaluate=neutral,
         rollout_depth=3,
-        prior=losing,
+        prior=keep_in_position_0,
     )
 
 
@@ -321,12 +324,41 @@ def test_the_duel_plays_both_moves_on_the_same_deal_and_luck() -> None:
     assert set(differences) == {0.0}
 
 
-def test_with_a_prior_the_duel_keeps_to_the_time_budget() -> None:
+class TickingClock:
+    """A clock that moves on one millisecond each time it is read, however long the
+    work between two readings took: the search's stops depend on its checks alone, not
+    on how loaded the machine is (a wall-clock bound failed on a busy CI machine)."""
+
+    TICK = 0.001
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        self.now += self.TICK
+        return self.now
+
+
+def test_with_a_prior_the_duel_keeps_to_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tree stops at its share of the budget; the duel ends with the budget."""
     game = get("dont-go-boom")
-    for index, (state, seat) in enumerate(positions(game, 2, seed=12, count=3, horizon=40)):
-        found = search.search(game, game.view(state, seat), seat, random.Random(index), budget_seconds=0.2)
-        assert found.seconds < 0.2 + 0.05
+    budget = 0.2
+    tree_share = budget * (1 - search.DUEL_SHARE)
+    searches: list[tuple[dict[str, Any], int, search.Policy | str]] = [
+        (game.view(state, seat), seat, search.BASIC)
+        for state, seat in positions(game, 2, seed=12, count=3, horizon=40)
+    ]
+    # A prior the tree beats, so that a duel runs.
+    searches.append((game.view(seed_91_last_decision(), 0), 0, keep_in_position_0))
+    for index, (view, seat, prior) in enumerate(searches):
+        monkeypatch.setattr(search, "clock", TickingClock())
+        found = search.search(game, view, seat, random.Random(index), budget_seconds=budget, prior=prior)
+        # The tree reads the clock once an iteration after the first.
+        assert found.iterations == pytest.approx(tree_share / TickingClock.TICK, abs=2)
+        # Past the deadline by at most the reading that stopped the search and the last.
+        assert found.seconds <= budget + 2 * TickingClock.TICK + 1e-9
+    # The duel read the clock once a round: it had the rest of the budget.
+    assert found.duel_rounds == pytest.approx((budget - tree_share) / TickingClock.TICK, abs=3)
 
 
 def test_the_default_prior_is_the_games_basic_choice() -> None:
@@ -349,3 +381,32 @@ def test_go_fox_expert_searches_and_keeps_a_sure_ask() -> None:
     found = search.search(game, game.view(state, 0), 0, random.Random(3), max_iterations=60)
     assert found.iterations > 0
     assert found.action == {"type": "ask", "number": 7}
+
+
+def test_the_duel_may_play_deeper_than_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``duel_depth`` sets how many actions a duel playout runs before the evaluation;
+    by default it runs as far as the tree's playouts (``rollout_depth``)."""
+    game = get("dont-go-boom")
+    cuts = []
+    duel = search._duel
+
+    def recording(*arguments: Any) -> tuple[list[float], int]:
+        cuts.append(arguments[7])  # _duel's ``cut``
+        return duel(*arguments)
+
+    monkeypatch.setattr(search, "_duel", recording)
+    for duel_depth in (None, 7):
+        found = search.search(
+            game,
+            game.view(seed_91_last_decision(), 0),
+            0,
+            random.Random(3),
+            max_iterations=18,
+            rollout=search.random_rollout,
+            evaluate=neutral,
+            rollout_depth=3,
+            prior=keep_in_position_0,
+            duel_depth=duel_depth,
+        )
+        assert found.duel_rounds > 0
+    assert cuts == [3, 7]
