@@ -103,6 +103,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--duel-depth", type=int, default=None, help="playout actions in the duel (default: as the tree's)"
     )
+    parser.add_argument(
+        "--challengers", type=int, default=1, help="the tree's best moves that duel basic's (default 1)"
+    )
     parser.add_argument("--continuations", type=int, default=60, help="re-deals per override and move")
     parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args(argv)
@@ -123,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             tree_depth=arguments.tree_depth,
             rollout_depth=arguments.rollout_depth,
             duel_depth=arguments.duel_depth,
+            challengers=arguments.challengers,
         )
         if found.prior is None or found.action == found.prior:
             continue
@@ -143,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     error = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else float("nan")
     print(
         f"{arguments.game}, {arguments.players} players, {arguments.iterations} iterations, tree depth "
-        f"{arguments.tree_depth}, duel depth {arguments.duel_depth or 'as the tree'}: {len(chosen)} positions, {len(gains)} overrides "
+        f"{arguments.tree_depth}, duel depth {arguments.duel_depth or 'as the tree'}, {arguments.challengers} challenger(s): {len(chosen)} positions, {len(gains)} overrides "
         f"({len(gains) / max(1, len(chosen)):.0%}), mean gain per override {mean:+.4f} "
         f"(standard error {error:.4f}); {time.perf_counter() - started:.0f} s"
     )

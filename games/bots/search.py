@@ -27,8 +27,9 @@ cards it cannot rule out, so it never relies on the true state (it never sees it
   rank: 1 for sole first, 0 for sole last, linear between, tied seats sharing the
   places they occupy (two seats tied first of two get 0.5 each).
 - **Root prior.** The root is the one node where the bot has its real view, so it is
-  guided by the game's ``basic`` policy (its strongest view-aware policy) rather than
-  by the playout policy: basic's action is tried first, gets a selection bonus that
+  guided by the game's strongest view-aware policy rather than by the playout
+  policy: its ``expert_prior`` where the game's bot module has one (Don't Go Boom's
+  computes the deck draw's expectation), else its ``basic``. That action is tried first, gets a selection bonus that
   fades with its visits (``PRIOR_BIAS``), and is replaced only when the tree's
   choice wins a **duel** against it (or, in a game whose module sets
   ``DECISIVE_Z``, which has no duel, beats it by that many standard errors in the
@@ -41,7 +42,10 @@ cards it cannot rule out, so it never relies on the true state (it never sees it
   (bench/expert_overrides.py), the tree's departures from basic without the duel
   lost on average (its unpaired means, over up to ten moves, pick noise); the duel
   keeps those that hold up. When the tree agrees with the prior, the duel's share
-  is not spent and the answer comes sooner.
+  is not spent and the answer comes sooner. With ``challengers`` above 1, the tree's
+  best few actions besides the prior's all enter the duel, always: each round plays
+  the prior and every challenger on one re-deal, and the best challenger that clears
+  the bar replaces the prior.
 - **Choice.** The root action visited most (then the best mean, then legal order),
   unless the prior stands: the duel was lost (and the tree's evidence not decisive).
 
@@ -71,14 +75,14 @@ DEFAULT_BUDGET_SECONDS = 1.0
 # The wall clock the time budget is read from (a test swaps in a ticking clock, so
 # that keeping to the budget is checked without depending on the machine's load).
 clock = time.perf_counter
-# ``prior=BASIC``: guide the root with the game's own ``basic`` policy.
-BASIC = "basic"
+# ``prior=GAME_PRIOR``: guide the root with the game's own policy (``_game_prior``).
+GAME_PRIOR = "game"
 # UCB exploration constant for rewards in [0, 1] (1/sqrt(2) is the textbook value).
 EXPLORATION = 0.7
 # The bonus of the playout policy's choice at a node, divided by its visits + 1: worth
 # a few visits' evidence, so the search leaves the policy's move only on a clear signal.
 POLICY_BIAS = 2.0
-# The root's prior is the game's ``basic`` choice, made from the real view (playout
+# The root's prior is the game's own choice (``expert_prior`` or ``basic``), made from the real view (playout
 # policies only see sampled states, and some, like Go Fox!'s, skip what the log tells).
 # It gets this bonus, divided by its visits + 1, in selection at the root...
 PRIOR_BIAS = 4.0
@@ -174,7 +178,7 @@ class SearchResult:
     # (action, visits, mean reward) per root action, in legal order.
     root: tuple[tuple[dict[str, Any], int, float], ...]
 
-    # The game's ``basic`` choice at the root, when the search had one as its prior.
+    # The game's own choice at the root (``_game_prior``), when the search had a prior.
     prior: dict[str, Any] | None = None
     # Paired playouts of the duel between the tree's choice and the prior (0: none),
     # and the challenger's mean gain in them.
@@ -207,8 +211,9 @@ def choose(
     evaluate: Evaluate | None = None,
     rollout_depth: int | None = None,
     tree_depth: int = DEFAULT_TREE_DEPTH,
-    prior: Policy | str | None = BASIC,
+    prior: Policy | str | None = GAME_PRIOR,
     duel_depth: int | None = None,
+    challengers: int = 1,
 ) -> dict[str, Any]:
     """The expert's action for ``seat`` from its ``view``; see ``search``."""
     return search(
@@ -224,6 +229,7 @@ def choose(
         tree_depth=tree_depth,
         prior=prior,
         duel_depth=duel_depth,
+        challengers=challengers,
     ).action
 
 
@@ -239,8 +245,9 @@ def search(
     evaluate: Evaluate | None = None,
     rollout_depth: int | None = None,
     tree_depth: int = DEFAULT_TREE_DEPTH,
-    prior: Policy | str | None = BASIC,
+    prior: Policy | str | None = GAME_PRIOR,
     duel_depth: int | None = None,
+    challengers: int = 1,
 ) -> SearchResult:
     """Search from ``view`` and return the chosen action with the search's figures.
 
@@ -256,15 +263,21 @@ def search(
     ``rollout`` controls the playouts entirely: its ``evaluate`` (None: play to the
     end) and ``rollout_depth`` are used as given.
 
-    ``prior`` is the root's guide: ``BASIC`` (the default) is the game's ``basic``
-    policy (none if the game has no bot module), or pass a policy of the view, or
+    ``prior`` is the root's guide: ``GAME_PRIOR`` (the default) is the game's
+    ``expert_prior``, else its ``basic`` policy (none if the game has no bot module), or pass a policy of the view, or
     None to guide the root by the playout policy like every other node. The prior's
     action is tried first and kept unless the tree's choice wins the duel against it
     (or beats it by the game's ``DECISIVE_Z``). ``duel_depth``: policy actions per duel
     playout before the evaluation (None: the same as the tree's playouts); a deeper
     duel leans less on ``evaluate``, at a higher cost per round (see
-    bench/expert_overrides.py, ``--duel-depth``).
+    bench/expert_overrides.py, ``--duel-depth``). ``challengers``: how many of the
+    tree's best actions other than the prior's enter the duel. With 1 (the default) the
+    tree's choice duels the prior only when it differs from it; with more, the duel
+    always runs, each round playing the prior and every challenger on one re-deal, and
+    the best challenger that clears ``OVERRIDE_Z`` replaces the prior.
     """
+    if challengers < 1:
+        raise ValueError(f"challengers must be at least 1, not {challengers}.")
     started = clock()
     cpu_started = time.process_time()
     if budget_seconds is None and max_iterations is None:
@@ -300,9 +313,9 @@ def search(
             root=((legal[0], 0, 0.0),),
         )
 
-    prior_policy = _game_basic(game) if prior == BASIC else prior
+    prior_policy = _game_prior(game) if prior == GAME_PRIOR else prior
     if isinstance(prior_policy, str):
-        raise ValueError(f"Unknown prior {prior_policy!r}: pass search.BASIC, a policy or None.")
+        raise ValueError(f"Unknown prior {prior_policy!r}: pass search.GAME_PRIOR, a policy or None.")
     prior_key = None
     prior_action = None
     if prior_policy is not None:
@@ -415,18 +428,27 @@ def search(
     # The tree's choice must still earn its place against the prior.
     duel_rounds, duel_gain = 0, 0.0
     prior_edge = root.edges[prior_key] if prior_key is not None else None
-    if prior_edge is not None and best is not prior_edge:
+    if prior_edge is not None and (best is not prior_edge or challengers > 1):
         if not math.isinf(decisive_z):
-            keep_prior = not _tree_decisive(best, prior_edge, decisive_z)
+            if not _tree_decisive(best, prior_edge, decisive_z):
+                best = prior_edge
         else:
-            rounds = (
-                None if max_iterations is None else max(MIN_DUEL_ROUNDS, (max_iterations - iterations) // 2)
+            ranked = sorted(
+                (edge for edge in edges if edge is not prior_edge and edge.visits > 0),
+                key=lambda edge: (edge.visits, edge.total / edge.visits),
+                reverse=True,
             )
-            differences, played = _duel(
+            entrants = ranked[:challengers]
+            rounds = (
+                None
+                if max_iterations is None
+                else max(MIN_DUEL_ROUNDS, (max_iterations - iterations) // (len(entrants) + 1))
+            )
+            duel, played = _duel(
                 game,
                 view,
                 seat,
-                best.action,
+                [edge.action for edge in entrants],
                 prior_edge.action,
                 rollout,
                 evaluate,
@@ -436,11 +458,18 @@ def search(
                 rng,
             )
             actions_played += played
-            duel_rounds = len(differences)
-            duel_gain = math.fsum(differences) / duel_rounds if differences else 0.0
-            keep_prior = not _clearly_positive(differences)
-        if keep_prior:
             best = prior_edge
+            winners = [
+                (math.fsum(differences) / len(differences), index)
+                for index, differences in enumerate(duel)
+                if _clearly_positive(differences)
+            ]
+            if winners:
+                duel_gain, index = max(winners)
+                best = entrants[index]
+            elif entrants and duel[0]:
+                duel_gain = math.fsum(duel[0]) / len(duel[0])
+            duel_rounds = len(duel[0]) if duel else 0
     return SearchResult(
         action=best.action,
         iterations=iterations,
@@ -483,7 +512,7 @@ def _duel(
     game: Game[Any],
     view: dict[str, Any],
     seat: int,
-    challenger: dict[str, Any],
+    challengers: list[dict[str, Any]],
     prior: dict[str, Any],
     rollout: Rollout,
     evaluate: Evaluate | None,
@@ -491,27 +520,36 @@ def _duel(
     rounds: int | None,
     deadline: float | None,
     rng: random.Random,
-) -> tuple[list[float], int]:
-    """The challenger's reward minus the prior's, per re-deal, both played with the
-    same random source (common random numbers), for ``rounds`` re-deals or until the
-    deadline; and the actions the playouts applied."""
-    differences: list[float] = []
+) -> tuple[list[list[float]], int]:
+    """Per challenger, its reward minus the prior's on each re-deal, every move of a
+    round played with the same random source (common random numbers), for ``rounds``
+    re-deals or until the deadline; and the actions the playouts applied."""
+    differences: list[list[float]] = [[] for _ in challengers]
     played = 0
-    while True:
-        if rounds is not None and len(differences) >= rounds:
+    while challengers:
+        if rounds is not None and len(differences[0]) >= rounds:
             break
         if deadline is not None and clock() >= deadline:
             break
         dealt = game.sample(view, seat, rng)
         luck = rng.random()
-        with_challenger, steps = _play_out(
-            game, game.apply(dealt, seat, challenger), seat, rollout, evaluate, cut, 1, random.Random(luck)
-        )
-        with_prior, more = _play_out(
+        with_prior, steps = _play_out(
             game, game.apply(dealt, seat, prior), seat, rollout, evaluate, cut, 1, random.Random(luck)
         )
-        played += steps + more
-        differences.append(with_challenger - with_prior)
+        played += steps
+        for index, challenger in enumerate(challengers):
+            with_challenger, steps = _play_out(
+                game,
+                game.apply(dealt, seat, challenger),
+                seat,
+                rollout,
+                evaluate,
+                cut,
+                1,
+                random.Random(luck),
+            )
+            played += steps
+            differences[index].append(with_challenger - with_prior)
     return differences, played
 
 
@@ -584,14 +622,15 @@ def _select(
     return best
 
 
-def _game_basic(game: Game[Any]) -> Policy | None:
-    """The game's ``basic`` policy (decides from the view), if it has a bot module."""
+def _game_prior(game: Game[Any]) -> Policy | None:
+    """The game's root prior, if it has a bot module: its ``expert_prior`` where it has
+    one, else its ``basic`` policy (both decide from the view)."""
     try:
         module = strategies.for_game(game)
     except strategies.NoStrategy:
         return None
-    basic: Policy | None = getattr(module, "basic", None)
-    return basic
+    policy: Policy | None = getattr(module, "expert_prior", None) or getattr(module, "basic", None)
+    return policy
 
 
 def _game_decisive_z(game: Game[Any]) -> float:

@@ -7,6 +7,9 @@ Every game has its own module under ``games/bots/`` exposing:
   on a full (sampled) state;
 - optionally ``evaluate(game, state, seat) -> float`` in [0, 1]: how good an
   unfinished state is for ``seat``, so search can stop a playout early;
+- optionally ``expert_prior(game, view, seat, rng) -> dict``: the expert's first
+  choice at the root of its search, where the game has a better one than ``basic``
+  (see ``games/bots/search.py``);
 - optionally ``ROLLOUT_DEPTH: int``: how many actions a playout runs before
   ``evaluate`` is asked, and ``DECISIVE_Z: float``: how clear the search tree's own
   evidence must be to leave basic's move without a duel (see ``games/bots/search.py``).

@@ -8,8 +8,18 @@ from typing import Any
 import pytest
 
 from games.bots import dont_go_boom as bot
+from games.bots import search
 from games.engine.dont_go_boom import DontGoBoom, DontGoBoomState
-from games.engine.dont_go_boom.cards import BOMB_VALUE, CARD_COUNT, COPIES_PER_NUMBER, KIND, NUMBER, VALUE
+from games.engine.dont_go_boom.cards import (
+    BOMB,
+    BOMB_VALUE,
+    CARD_COUNT,
+    COPIES_PER_NUMBER,
+    KIND,
+    NUMBER,
+    PEEK,
+    VALUE,
+)
 from games.engine.dont_go_boom.state import DECIDE, DRAW, FROM_DECK, FROM_DISCARD, evolve
 
 GAME = DontGoBoom()
@@ -194,3 +204,51 @@ def test_evaluate_prefers_the_lower_minefield() -> None:
 
 def test_pair_chances_count_only_numbers() -> None:
     assert COPIES_PER_NUMBER == 8  # the line-completion chance assumes eight copies
+
+
+# -- the expert's prior: the deck draw by its expectation ------------------------------
+
+
+def test_the_deck_draw_is_worth_the_card_it_surely_gives() -> None:
+    """With every unseen card one number, the deck's value is that card's best answer;
+    with none left but bombs, the bomb's forced keep."""
+    _state, view = _position([1, 2, 3, 4, 5, 6, 1, 1, 1], UP_6, OPPONENT, discard=9)
+    know = bot.knowledge_from_view(view, 0)
+    know.same_chance = [0.0] * 14
+    know.same_chance[2] = 1.0
+    assert bot.deck_draw_value(know) == bot._held_value(know, 2, NUMBER, FROM_DECK)
+    # A 7 is a Peek on five of its eight copies.
+    know.same_chance = [0.0] * 14
+    know.same_chance[7] = 1.0
+    peek, plain = bot._held_value(know, 7, PEEK, FROM_DECK), bot._held_value(know, 7, NUMBER, FROM_DECK)
+    assert peek != plain
+    assert bot.deck_draw_value(know) == pytest.approx(5 / 8 * peek + 3 / 8 * plain)
+    know.same_chance = [0.0] * 14
+    assert bot.deck_draw_value(know) == bot._held_value(know, BOMB_VALUE, BOMB, FROM_DECK)
+    assert bot._held_value(know, BOMB_VALUE, BOMB, FROM_DECK) == bot._best_keep(BOMB_VALUE, know, True)[0]
+
+
+def test_the_expert_takes_a_modest_discard_when_the_deck_offers_little() -> None:
+    """A low minefield: most deck cards would be thrown away, so a blind draw is worth
+    about 2 points here, not the 4 basic always assumes. A 6 for a face-down place (worth
+    the unseen average, about 7) is then better than the deck: the expert takes it,
+    basic draws."""
+    _state, view = _position([1, 2, 3, 4, 5, 6, 1, 1, 1], UP_6, OPPONENT, discard=6)
+    know = bot.knowledge_from_view(view, 0)
+    draw_gain = bot.deck_draw_value(know) + bot.grid_cost(know.mine, know)
+    assert 1.5 < draw_gain < 3.0
+    assert bot.basic(GAME, view, 0, random.Random(0)) == {"type": "draw", "from": "deck"}
+    assert bot.expert_prior(GAME, view, 0, random.Random(0)) == {"type": "draw", "from": "discard"}
+
+
+def test_the_expert_prior_is_basic_outside_the_draw() -> None:
+    for state, seat in _play(2, 5, {0: "basic", 1: "basic"}):
+        view = GAME.view(state, seat)
+        if state.phase != DRAW:
+            assert bot.expert_prior(GAME, view, seat, random.Random(0)) == bot.basic(
+                GAME, view, seat, random.Random(0)
+            )
+
+
+def test_the_expert_prior_guides_the_search() -> None:
+    assert search._game_prior(GAME) is bot.expert_prior

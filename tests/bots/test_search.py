@@ -176,8 +176,15 @@ def keep_in_position_0(
     return {"type": "keep", "position": 0}
 
 
-def prior_losing_at_seed_91(iterations: int) -> search.SearchResult:
-    """A search of that position whose prior keeps the 12 in a losing place."""
+def keep_in_position_2(
+    game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random
+) -> dict[str, Any]:
+    """The winning keep at seed 91's last decision, as a prior."""
+    return {"type": "keep", "position": 2}
+
+
+def prior_at_seed_91(iterations: int, prior: search.Policy, challengers: int = 1) -> search.SearchResult:
+    """A search of that position (random playouts, no evaluation) from ``prior``."""
     game = get("dont-go-boom")
     return search.search(
         game,
@@ -188,7 +195,8 @@ def prior_losing_at_seed_91(iterations: int) -> search.SearchResult:
         rollout=search.random_rollout,
         evaluate=neutral,
         rollout_depth=3,
-        prior=keep_in_position_0,
+        prior=prior,
+        challengers=challengers,
     )
 
 
@@ -268,12 +276,29 @@ def test_without_evidence_the_prior_choice_stands() -> None:
 def test_clear_evidence_overrides_a_bad_prior() -> None:
     """The winning-move position of the test above, with a prior that keeps the 12
     in a losing place: the playouts show the win, and the search takes it."""
-    found = prior_losing_at_seed_91(120)
+    found = prior_at_seed_91(120, keep_in_position_0)
     assert found.prior == {"type": "keep", "position": 0}
     assert found.action == {"type": "keep", "position": 2}
     # The tree's choice won its duel: the win, every re-deal.
     assert found.duel_rounds >= search.MIN_DUEL_ROUNDS
     assert found.duel_gain == 1.0
+
+
+def test_several_challengers_duel_the_prior_even_when_the_tree_agrees() -> None:
+    """With ``challengers`` above 1 the duel always runs, one round playing the prior
+    and each challenger on one re-deal; a winning prior stands, a losing one falls to
+    the winning challenger."""
+    found = prior_at_seed_91(120, keep_in_position_2, challengers=3)
+    assert found.action == {"type": "keep", "position": 2}
+    assert found.duel_rounds == (120 - found.iterations) // 4
+    assert found.duel_rounds >= search.MIN_DUEL_ROUNDS
+    # The best challenger loses every re-deal to the win.
+    assert found.duel_gain == -1.0
+    found = prior_at_seed_91(120, keep_in_position_0, challengers=3)
+    assert found.action == {"type": "keep", "position": 2}
+    assert found.duel_gain == 1.0
+    with pytest.raises(ValueError, match="challengers"):
+        prior_at_seed_91(120, keep_in_position_0, challengers=0)
 
 
 def test_a_game_may_trust_its_tree_without_a_duel() -> None:
@@ -294,7 +319,7 @@ def test_a_duel_confirms_what_the_tree_saw_only_a_few_times() -> None:
     """The same position with 18 iterations: the tree tries every place and ends with
     the win tied with the prior at 3 visits each, and the duel, at its fewest
     rounds, settles it: the win, every re-deal."""
-    found = prior_losing_at_seed_91(18)
+    found = prior_at_seed_91(18, keep_in_position_0)
     assert found.action == {"type": "keep", "position": 2}
     assert found.duel_rounds == search.MIN_DUEL_ROUNDS
     assert found.duel_gain == 1.0
@@ -306,11 +331,11 @@ def test_the_duel_plays_both_moves_on_the_same_deal_and_luck() -> None:
     game = get("dont-go-boom")
     state, seat = positions(game, 2, seed=4, count=4, horizon=40)[-1]
     move = game.legal_actions(state, seat)[0]
-    differences, played = search._duel(
+    (differences,), played = search._duel(
         game,
         game.view(state, seat),
         seat,
-        move,
+        [move],
         dict(move),
         search.random_rollout,
         None,
@@ -345,7 +370,7 @@ def test_with_a_prior_the_duel_keeps_to_the_time_budget(monkeypatch: pytest.Monk
     budget = 0.2
     tree_share = budget * (1 - search.DUEL_SHARE)
     searches: list[tuple[dict[str, Any], int, search.Policy | str]] = [
-        (game.view(state, seat), seat, search.BASIC)
+        (game.view(state, seat), seat, search.GAME_PRIOR)
         for state, seat in positions(game, 2, seed=12, count=3, horizon=40)
     ]
     # A prior the tree beats, so that a duel runs.
@@ -390,7 +415,7 @@ def test_the_duel_may_play_deeper_than_the_tree(monkeypatch: pytest.MonkeyPatch)
     cuts = []
     duel = search._duel
 
-    def recording(*arguments: Any) -> tuple[list[float], int]:
+    def recording(*arguments: Any) -> tuple[list[list[float]], int]:
         cuts.append(arguments[7])  # _duel's ``cut``
         return duel(*arguments)
 
