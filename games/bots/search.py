@@ -29,11 +29,11 @@ cards it cannot rule out, so it never relies on the true state (it never sees it
 - **Root prior.** The root is the one node where the bot has its real view, so it is
   guided by the game's strongest view-aware policy rather than by the playout
   policy: its ``expert_prior`` where the game's bot module has one (Don't Go Boom's
-  computes the deck draw's expectation), else its ``basic``. That action is tried first, gets a selection bonus that
-  fades with its visits (``PRIOR_BIAS``), and is replaced only when the tree's
-  choice wins a **duel** against it (or, in a game whose module sets
-  ``DECISIVE_Z``, which has no duel, beats it by that many standard errors in the
-  tree's own playouts).
+  computes the deck draw's expectation), else its ``basic``. That action is tried
+  first, gets a selection bonus that fades with its visits (``PRIOR_BIAS``), and is
+  replaced only when the tree's choice wins a **duel** against it (or, in a game
+  whose module sets ``DECISIVE_Z``, which has no duel, beats it by that many
+  standard errors in the tree's own playouts).
 - **Duel.** When the tree's choice is not the prior's, the last ``DUEL_SHARE`` of the
   budget plays both moves on the same re-deals with the same random source for
   the playout, so that the deal's luck, which is most of a playout's variance,
@@ -82,13 +82,14 @@ EXPLORATION = 0.7
 # The bonus of the playout policy's choice at a node, divided by its visits + 1: worth
 # a few visits' evidence, so the search leaves the policy's move only on a clear signal.
 POLICY_BIAS = 2.0
-# The root's prior is the game's own choice (``expert_prior`` or ``basic``), made from the real view (playout
-# policies only see sampled states, and some, like Go Fox!'s, skip what the log tells).
+# The root's prior is the game's own choice (``expert_prior`` or ``basic``), made
+# from the real view (playout policies only see sampled states, and some, like Go
+# Fox!'s, skip what the log tells).
 # It gets this bonus, divided by its visits + 1, in selection at the root...
 PRIOR_BIAS = 4.0
 # ...and the search replaces it only when its choice beats the prior in a duel (see
 # the module docstring) by this many standard errors of the paired differences (a
-# one-sided test at about 90%), so noise alone leaves basic's move.
+# one-sided test at about 90%), so noise alone leaves the prior's move.
 OVERRIDE_Z = 1.3
 # A game's bot module may set ``DECISIVE_Z``: then there is no duel; the tree gets
 # the whole budget and its choice replaces the prior when its mean beats the prior's
@@ -264,17 +265,18 @@ def search(
     end) and ``rollout_depth`` are used as given.
 
     ``prior`` is the root's guide: ``GAME_PRIOR`` (the default) is the game's
-    ``expert_prior``, else its ``basic`` policy (none if the game has no bot module), or pass a policy of the view, or
-    None to guide the root by the playout policy like every other node. The prior's
-    action is tried first and kept unless the tree's choice wins the duel against it
-    (or beats it by the game's ``DECISIVE_Z``). ``duel_depth``: policy actions per duel
-    playout before the evaluation (None: the same as the tree's playouts); a deeper
-    duel leans less on ``evaluate``, at a higher cost per round (see
-    bench/expert_overrides.py, ``--duel-depth``). ``challengers``: how many of the
-    tree's best actions other than the prior's enter the duel. With 1 (the default) the
-    tree's choice duels the prior only when it differs from it; with more, the duel
-    always runs, each round playing the prior and every challenger on one re-deal, and
-    the best challenger that clears ``OVERRIDE_Z`` replaces the prior.
+    ``expert_prior``, else its ``basic`` policy (none if the game has no bot module),
+    or pass a policy of the view, or None to guide the root by the playout policy like
+    every other node. The prior's action is tried first and kept unless the tree's
+    choice wins the duel against it (or beats it by the game's ``DECISIVE_Z``).
+
+    ``duel_depth``: policy actions per duel playout before the evaluation (None: the
+    same as the tree's playouts); a deeper duel leans less on ``evaluate``, at a higher
+    cost per round (see bench/expert_overrides.py, ``--duel-depth``). ``challengers``:
+    how many of the tree's best actions other than the prior's enter the duel. With 1
+    (the default) the tree's choice duels the prior only when it differs from it; with
+    more, the duel always runs, each round playing the prior and every challenger on
+    one re-deal, and the best challenger that clears ``OVERRIDE_Z`` replaces the prior.
     """
     if challengers < 1:
         raise ValueError(f"challengers must be at least 1, not {challengers}.")
