@@ -199,7 +199,7 @@ def decide(know: Knowledge, thorough: bool, exact_draw: bool = False) -> dict[st
     if phase == CHOOSE:
         return {"type": "choose", "position": CENTRE}
     if phase == DRAW:
-        wants = _wants_discard_exactly(know) if exact_draw else _wants_discard(know, thorough)
+        wants = _wants_discard(know, thorough, exact_draw)
         return {"type": "draw", "from": "discard" if wants else "deck"}
     if phase == FLIP:
         return {"type": "flip", "position": _flip_position(know)}
@@ -234,18 +234,15 @@ def _keep_candidates(card: int, mine: list[int]) -> list[int]:
     return candidates
 
 
-def _wants_discard(know: Knowledge, thorough: bool) -> bool:
+def _wants_discard(know: Knowledge, thorough: bool, exact_draw: bool) -> bool:
+    """Whether keeping the discard beats a deck draw: valued whole (``exact_draw``), or
+    at basic's constant gain."""
     if know.discard_top == UNKNOWN or know.discard_top == BOMB_VALUE:
         return False
     keep_value, _ = _best_keep(know.discard_top, know, thorough)
+    if exact_draw:
+        return keep_value > deck_draw_value(know) + _EXACT_DRAW_MARGIN
     return keep_value > -grid_cost(know.mine, know) + _DECK_DRAW_GAIN
-
-
-def _wants_discard_exactly(know: Knowledge) -> bool:
-    if know.discard_top == UNKNOWN or know.discard_top == BOMB_VALUE:
-        return False
-    keep_value, _ = _best_keep(know.discard_top, know, thorough=True)
-    return keep_value > deck_draw_value(know) + _EXACT_DRAW_MARGIN
 
 
 def deck_draw_value(know: Knowledge) -> float:
