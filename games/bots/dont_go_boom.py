@@ -35,6 +35,7 @@ from typing import Any
 
 from games.engine import Game
 from games.engine.dont_go_boom.cards import (
+    ACTION_KINDS,
     BOMB,
     BOMB_VALUE,
     CARD_COUNT,
@@ -91,9 +92,17 @@ _EVAL_WIDTH_PER_ROUND = 6.0
 # much, in the same cost units. Tuned in self-play against basic: margins 0 to 2 all
 # won 53-55% (1,000-2,000 games each); 1 chosen.
 _EXACT_DRAW_MARGIN = 1.0
-# The share of a number's eight copies that carry an action (the rules' deck): five
-# 7s are Peeks, five 3s Draw Agains, all eight 10s Swaps.
-_ACTION_SHARE = {7: (PEEK, 5 / 8), 3: (DRAW_AGAIN, 5 / 8), 10: (SWAP, 1.0)}
+# Per number that carries an action, the action and the share of its copies that
+# carry it, read from the engine's card table (five 7s Peek, five 3s Draw Again, all
+# eight 10s Swap).
+_ACTION_SHARE = {
+    value: (
+        kind,
+        sum(1 for v, k in zip(VALUE, KIND, strict=True) if (v, k) == (value, kind)) / COPIES_PER_NUMBER,
+    )
+    for value, kind in zip(VALUE, KIND, strict=True)
+    if kind in ACTION_KINDS
+}
 CENTRE = 4  # the first card turned up: the centre sits on four lines
 
 
