@@ -183,7 +183,9 @@ def keep_in_position_2(
     return {"type": "keep", "position": 2}
 
 
-def prior_at_seed_91(iterations: int, prior: search.Policy, challengers: int = 1) -> search.SearchResult:
+def prior_at_seed_91(
+    iterations: int, prior: search.Policy, challengers: int = 1, duel_depth: int | None = None
+) -> search.SearchResult:
     """A search of that position (random playouts, no evaluation) from ``prior``."""
     game = get("dont-go-boom")
     return search.search(
@@ -197,6 +199,7 @@ def prior_at_seed_91(iterations: int, prior: search.Policy, challengers: int = 1
         rollout_depth=3,
         prior=prior,
         challengers=challengers,
+        duel_depth=duel_depth,
     )
 
 
@@ -411,7 +414,6 @@ def test_go_fox_expert_searches_and_keeps_a_sure_ask() -> None:
 def test_the_duel_may_play_deeper_than_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
     """``duel_depth`` sets how many actions a duel playout runs before the evaluation;
     by default it runs as far as the tree's playouts (``rollout_depth``)."""
-    game = get("dont-go-boom")
     cuts = []
     duel = search._duel
 
@@ -421,17 +423,6 @@ def test_the_duel_may_play_deeper_than_the_tree(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(search, "_duel", recording)
     for duel_depth in (None, 7):
-        found = search.search(
-            game,
-            game.view(seed_91_last_decision(), 0),
-            0,
-            random.Random(3),
-            max_iterations=18,
-            rollout=search.random_rollout,
-            evaluate=neutral,
-            rollout_depth=3,
-            prior=keep_in_position_0,
-            duel_depth=duel_depth,
-        )
+        found = prior_at_seed_91(18, keep_in_position_0, duel_depth=duel_depth)
         assert found.duel_rounds > 0
     assert cuts == [3, 7]
