@@ -16,7 +16,8 @@ reproducible (an expert with a time budget depends on the machine's speed; with
 
 Reported for A: its **score**, a win counting 1 and a first place shared by k seats
 1/k (two players: win 1, draw 0.5, loss 0), over the games, with a Wilson 95%
-confidence interval; wins/draws/losses; and the average rank of A and of the B seats
+confidence interval and a second one by whole deals (``deal_interval``: the luck of
+the cards cancels within a deal, so it is narrower); wins/draws/losses; and the average rank of A and of the B seats
 (1 is best). With equal levels the score is 1/players. An expert's playouts (its ISMCTS iterations,
 see games/bots/search.py) per second are reported too, per second of the process's
 CPU time: the machine is shared, and the wall clock would count other jobs' time.
@@ -65,6 +66,8 @@ SLOW_GAMES = ("booby-trap",)
 # --speed: positions per game, taken from seeded random play at spread-out moves.
 SPEED_POSITIONS = 5
 Z95 = 1.959963984540054
+# ``deal_interval`` needs this many whole deals for its normal approximation.
+MIN_DEALS = 20
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,10 @@ class Summary:
     score: float
     low: float
     high: float
+    # The same score's 95% interval from whole deals (see ``deal_interval``): None
+    # until there are enough of them.
+    deal_low: float | None
+    deal_high: float | None
     a_rank: float
     # The standard error of A's average rank: with equal play A's and B's average
     # ranks match, so this says whether a multi-player edge is more than luck.
@@ -119,6 +126,27 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def deal_interval(scores: Sequence[float], players: int, z: float = Z95) -> tuple[float, float] | None:
+    """A 95% interval for A's mean score that counts each deal once.
+
+    A match plays every deal ``players`` times, A in each seat in turn, so the cards'
+    luck falls on A and on B alike: when both play the same moves, A's average over
+    a deal's games is exactly its equal share. The deals' averages are independent,
+    so their spread gives the interval (normal, from at least ``MIN_DEALS`` whole
+    deals); it is narrower than the games' Wilson interval when the two levels mostly
+    agree, because a deal only moves A's score through the moves where they differ.
+    """
+    deals = [
+        statistics.fmean(scores[start : start + players])
+        for start in range(0, len(scores) - len(scores) % players, players)
+    ]
+    if len(deals) < MIN_DEALS:
+        return None
+    mean = statistics.fmean(deals)
+    half = z * statistics.stdev(deals) / math.sqrt(len(deals))
+    return max(0.0, mean - half), min(1.0, mean + half)
 
 
 def decide(
@@ -209,6 +237,7 @@ def summarize(settings: Settings, outcomes: Sequence[Outcome]) -> Summary:
     games = len(outcomes)
     score = sum(outcome.a_score for outcome in outcomes)
     low, high = wilson(score, games)
+    by_deal = deal_interval([outcome.a_score for outcome in outcomes], settings.players)
     searching = sum(outcome.expert_seconds for outcome in outcomes)
     has_expert = "expert" in (settings.a, settings.b)
     return Summary(
@@ -220,6 +249,8 @@ def summarize(settings: Settings, outcomes: Sequence[Outcome]) -> Summary:
         score=score / games,
         low=low,
         high=high,
+        deal_low=by_deal[0] if by_deal else None,
+        deal_high=by_deal[1] if by_deal else None,
         a_rank=statistics.fmean(outcome.a_rank for outcome in outcomes),
         a_rank_error=(
             statistics.stdev(outcome.a_rank for outcome in outcomes) / math.sqrt(games) if games > 1 else 0.0
@@ -242,6 +273,7 @@ def describe(summary: Summary) -> str:
         f"  A score {summary.score:.1%} (95% CI {summary.low:.1%}-{summary.high:.1%}); "
         f"wins/draws/losses {summary.wins}/{summary.draws}/{summary.losses}; "
         f"equal play would give {1 / settings.players:.1%}",
+        f"  by whole deals: 95% CI {_deal_interval_text(summary)}",
         f"  average rank: A {summary.a_rank:.2f} (standard error {summary.a_rank_error:.2f}), "
         f"B {summary.b_rank:.2f} (1 is best; equal play gives both the same)",
         f"  {summary.seconds_per_game:.2f} s per game",
@@ -251,6 +283,12 @@ def describe(summary: Summary) -> str:
             f"  expert: {expert_budget(settings)}, {summary.expert_playouts_per_second:,.0f} playouts/s"
         )
     return "\n".join(lines)
+
+
+def _deal_interval_text(summary: Summary) -> str:
+    if summary.deal_low is None or summary.deal_high is None:
+        return f"- (fewer than {MIN_DEALS} whole deals)"
+    return f"{summary.deal_low:.1%}-{summary.deal_high:.1%}"
 
 
 def expert_budget(settings: Settings) -> str:
@@ -263,9 +301,9 @@ def expert_budget(settings: Settings) -> str:
 
 def table(summaries: Iterable[Summary]) -> str:
     lines = [
-        "| game | players | A vs B | games | A score (95% CI) | A wins/draws/losses | avg rank A ± SE / B "
-        "| expert budget | expert playouts/s |",
-        "|---|--:|---|--:|---|---|---|---|--:|",
+        "| game | players | A vs B | games | A score (95% CI) | by whole deals | A wins/draws/losses "
+        "| avg rank A ± SE / B | expert budget | expert playouts/s |",
+        "|---|--:|---|--:|---|---|---|---|---|--:|",
     ]
     for summary in summaries:
         settings = summary.settings
@@ -274,6 +312,7 @@ def table(summaries: Iterable[Summary]) -> str:
         lines.append(
             f"| {settings.game} | {settings.players} | {settings.a} vs {settings.b} | {summary.games} "
             f"| {summary.score:.0%} ({summary.low:.0%}-{summary.high:.0%}) "
+            f"| {_deal_interval_text(summary)} "
             f"| {summary.wins}/{summary.draws}/{summary.losses} "
             f"| {summary.a_rank:.2f} ± {summary.a_rank_error:.2f} / {summary.b_rank:.2f} "
             f"| {expert_budget(settings) if expert else '-'} | {f'{rate:,.0f}' if rate else '-'} |"
