@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 from django.test import Client
 
 from accounts.models import User
@@ -50,7 +51,21 @@ async def next_of(ws: WebsocketCommunicator, kind: str, timeout: float = 5) -> d
 
 
 def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    asyncio.run(scenario())
+    """Run an async scenario, then close the database connections its sync calls opened.
+
+    Sync code called from the event loop (``database_sync_to_async``, the consumer's
+    too) runs in asgiref's one thread for thread-sensitive code, and its connection
+    outlives the scenario (``CONN_MAX_AGE``): left open, the test database could not
+    be dropped at the end of the run. Closing runs in that same thread.
+    """
+
+    async def scenario_then_close() -> None:
+        try:
+            await scenario()
+        finally:
+            await database_sync_to_async(connections.close_all)()
+
+    asyncio.run(scenario_then_close())
 
 
 @pytest.fixture

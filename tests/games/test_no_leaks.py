@@ -13,7 +13,6 @@ and pages and API answers fetched along the way, are then checked two ways:
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
 import random
@@ -32,7 +31,7 @@ from games.models import Match
 from games.pages import live_html
 from games.selectors import access
 from games.services import SeatRequest, match_create, match_join, match_submit_action
-from tests.games.test_consumer import Viewer, next_of, socket
+from tests.games.test_consumer import Viewer, next_of, run, socket
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -165,7 +164,7 @@ def play_and_watch(slug: str, players: int, seed: int) -> tuple[Match, list[Seen
         for ws in sockets_all.values():
             await ws.disconnect()
 
-    asyncio.run(scenario())
+    run(scenario)
     return Match.objects.get(pk=match.pk), seen, snapshots
 
 
