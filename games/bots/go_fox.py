@@ -15,6 +15,9 @@ tells a lot, and everyone can read it:
   and on the table are out of reach, and the rest are spread at random over the
   other hands and the pick-up pile.
 
+With two players, basic also keeps a pair in hand (a sure point the next time an
+ask fails) rather than asking for its number while it holds another to ask for.
+
 ``basic`` reads all that from the view. ``rollout``, used inside search playouts on
 a sampled state, reads only the end of the state's log, about a round and a half
 (``RECENT_ENTRIES_PER_PLAYER``): knowledge that a player holds a number is
@@ -117,17 +120,29 @@ def choose(
     phase: str,
     chance: dict[int, float],
     keep_chance: dict[int, float],
+    players: int = 0,
 ) -> dict[str, Any]:
     """The action for a hand (its cards' numbers), given per number the chance that
     the next player holds it (``chance``) and that the player before us does
-    (``keep_chance``: they would take one of a pair we kept)."""
+    (``keep_chance``: they would take one of a pair we kept). ``players``: the seats
+    at the table (0: not known, as in playouts)."""
     counts = {number: hand_numbers.count(number) for number in set(hand_numbers)}
     if phase == "ask":
         if not counts:
             return {"type": "draw"}
+        askable = list(counts)
+        # Two players: keep a pair in hand rather than ask for it, while there is a
+        # number we hold one (or three) of to ask for. A turn scores at most one pair,
+        # and a pair in hand makes a failed ask score too (it is laid after the GO
+        # FOX!); asking for its number spends it even when the ask succeeds. With more
+        # players this costs more than it gives, likely because a failed ask shows a
+        # single to the player before us, who asks us next; with two, the one who
+        # learns it has just said they hold none. Measured in docs/games/go-fox.md.
+        if players == 2:
+            askable = [held for held in counts if counts[held] != 2] or askable
         # Most likely to be held; on a tie, a number we hold one of (a pair we hold
         # can be laid anyway if the ask fails), then the higher number (any order would do).
-        number = max(counts, key=lambda held: (chance.get(held, 0.0), -counts[held], held))
+        number = max(askable, key=lambda held: (chance.get(held, 0.0), -counts[held], held))
         return {"type": "ask", "number": number}
     pairs = [number for number, count in counts.items() if count >= 2]
     if not pairs:
@@ -156,7 +171,7 @@ def basic(game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random) 
             for number in set(hand_numbers)
         }
 
-    return choose(hand_numbers, view["phase"], chances(asked), chances(before))
+    return choose(hand_numbers, view["phase"], chances(asked), chances(before), players)
 
 
 def rollout(game: Game[Any], state: GoFoxState, seat: int, rng: random.Random) -> dict[str, Any]:

@@ -102,3 +102,19 @@ def test_knowledge_of_a_go_fox_fades_with_draws() -> None:
         < go_fox.holding_chance(knowledge[1], 4, 5, 1, 50)
         < go_fox.holding_chance(go_fox.read_log([], 2)[1], 4, 5, 1, 50)
     )
+
+
+def test_two_players_keep_a_pair_in_hand_and_ask_for_a_single() -> None:
+    """The pair is a sure point when an ask fails; asking for its number would spend it."""
+    likely_pair = {3: 0.9, 5: 0.2}
+    assert go_fox.choose([3, 3, 5], "ask", likely_pair, {}, players=2) == {"type": "ask", "number": 5}
+    # Nothing else to ask for: the pair's number it is.
+    assert go_fox.choose([3, 3], "ask", {3: 0.9}, {}, players=2) == {"type": "ask", "number": 3}
+    # Three of a number: a successful ask lays one pair and keeps the other.
+    assert go_fox.choose([3, 3, 3, 5], "ask", likely_pair, {}, players=2) == {"type": "ask", "number": 3}
+
+
+def test_more_players_ask_for_the_likeliest_number_even_a_pair_held() -> None:
+    for players in (3, 4, 6):
+        chosen = go_fox.choose([3, 3, 5], "ask", {3: 0.9, 5: 0.2}, {}, players=players)
+        assert chosen == {"type": "ask", "number": 3}
