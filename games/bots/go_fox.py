@@ -120,12 +120,12 @@ def choose(
     phase: str,
     chance: dict[int, float],
     keep_chance: dict[int, float],
-    players: int = 0,
+    players: int,
 ) -> dict[str, Any]:
     """The action for a hand (its cards' numbers), given per number the chance that
     the next player holds it (``chance``) and that the player before us does
-    (``keep_chance``: they would take one of a pair we kept). ``players``: the seats
-    at the table (0: not known, as in playouts)."""
+    (``keep_chance``: they would take one of a pair we kept), with ``players`` at the
+    table."""
     counts = {number: hand_numbers.count(number) for number in set(hand_numbers)}
     if phase == "ask":
         if not counts:
@@ -192,7 +192,7 @@ def rollout(game: Game[Any], state: GoFoxState, seat: int, rng: random.Random) -
                     out_of_reach[NUMBER_OF[card]] += 1
         fewest = min(out_of_reach.values())
         return {"type": "ask", "number": rng.choice([n for n, c in out_of_reach.items() if c == fewest])}
-    return choose(hand_numbers, state.phase, {}, {})
+    return choose(hand_numbers, state.phase, {}, {}, state.players)
 
 
 def _recently_shown(state: GoFoxState, owner: int, numbers: set[int]) -> list[int]:
