@@ -39,6 +39,7 @@ game's own playout policy, on positions from seeded random play, one process. Se
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import platform
@@ -47,7 +48,8 @@ import statistics
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from games.bots import LEVELS, choose_action, search
@@ -205,11 +207,16 @@ def play_one(task: tuple[Settings, int]) -> Outcome:
     )
 
 
-def run_match(settings: Settings, games: int, processes: int = PROCESSES) -> Summary:
+def run_match(
+    settings: Settings, games: int, processes: int = PROCESSES, record: Path | None = None
+) -> Summary:
     tasks = [(settings, index) for index in range(games)]
     outcomes: list[Outcome] = []
-    for outcome in _map(play_one, tasks, processes):
+    for index, outcome in enumerate(_map(play_one, tasks, processes)):
         outcomes.append(outcome)
+        if record is not None:
+            with record.open("a") as lines:
+                lines.write(json.dumps(record_line(settings, index, outcome)) + "\n")
         # A running score on stderr every 10 games: a long run cut short still tells
         # something (whole seat-swapped groups are only guaranteed at the end).
         if len(outcomes) % 10 == 0 and len(outcomes) < games:
@@ -220,6 +227,61 @@ def run_match(settings: Settings, games: int, processes: int = PROCESSES) -> Sum
                 file=sys.stderr,
                 flush=True,
             )
+    return summarize(settings, outcomes)
+
+
+# -- Records: one JSON line per game, so that runs on other deals can be pooled ----
+
+
+def record_line(settings: Settings, index: int, outcome: Outcome) -> dict[str, Any]:
+    """Game ``index`` of a match as one JSON-ready line: its deal's seed, A's seat, the outcome."""
+    match = asdict(settings)
+    del match["first_seed"]
+    return {
+        **match,
+        "deal": settings.first_seed + index // settings.players,
+        "a_seat": index % settings.players,
+        **asdict(outcome),
+    }
+
+
+def pool_records(paths: Sequence[Path]) -> Summary:
+    """One summary of the games recorded in ``paths`` (``--record``), by whole deals.
+
+    Every line must come from the same match (game, players, levels, budget); a deal
+    recorded twice (the same deal and seat again) is refused, and a deal not played
+    from every seat (a run cut short) is left out, so every deal counted cancels its
+    luck as in one run.
+    """
+    lines = [json.loads(line) for path in paths for line in path.read_text().splitlines() if line.strip()]
+    if not lines:
+        raise ValueError("no games recorded in " + ", ".join(map(str, paths)))
+    match_fields = ("game", "players", "a", "b", "budget", "iterations")
+    first = lines[0]
+    by_deal: dict[int, dict[int, Outcome]] = {}
+    outcome_fields = Outcome.__dataclass_fields__
+    for line in lines:
+        differing = [field for field in match_fields if line[field] != first[field]]
+        if differing:
+            raise ValueError(f"deal {line['deal']} comes from another match ({', '.join(differing)} differ)")
+        seats = by_deal.setdefault(line["deal"], {})
+        if line["a_seat"] in seats:
+            raise ValueError(f"deal {line['deal']} with A in seat {line['a_seat']} is recorded twice")
+        seats[line["a_seat"]] = Outcome(**{field: line[field] for field in outcome_fields})
+    players: int = first["players"]
+    whole = sorted(deal for deal, seats in by_deal.items() if len(seats) == players)
+    if not whole:
+        raise ValueError("no deal was recorded from every seat")
+    settings = Settings(
+        game=first["game"],
+        players=players,
+        a=first["a"],
+        b=first["b"],
+        budget=first["budget"],
+        iterations=first["iterations"],
+        first_seed=whole[0],
+    )
+    outcomes = [by_deal[deal][seat] for deal in whole for seat in range(players)]
     return summarize(settings, outcomes)
 
 
@@ -427,6 +489,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="--all: the matches, as A-B level pairs (default basic-random,expert-basic)",
     )
     parser.add_argument("--speed", action="store_true", help="measure expert playouts/s per game")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        help="append every game of the match to this file, a JSON line each",
+    )
+    parser.add_argument(
+        "--pool",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="summarize the games recorded in these files (--record) as one match, by whole deals",
+    )
     arguments = parser.parse_args(argv)
     processes = max(1, min(arguments.processes, PROCESSES))
     slugs = [slug.strip() for slug in arguments.games_list.split(",") if slug.strip()]
@@ -436,6 +511,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         if len(pair) != 2 or not set(pair) <= set(LEVELS):
             parser.error(f"--pairs: {'-'.join(pair)!r} is not two levels joined by '-'")
     machine = f"Python {platform.python_version()} on {platform.machine()}"
+
+    if arguments.pool:
+        try:
+            pooled = pool_records(arguments.pool)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"--pool: {error}")
+        print(describe(pooled))
+        print(
+            f"  {pooled.games // pooled.settings.players} whole deals, the first {pooled.settings.first_seed}"
+        )
+        return
 
     if arguments.speed:
         budget = arguments.budget if arguments.budget is not None else search.DEFAULT_BUDGET_SECONDS
@@ -487,7 +573,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     # Whole groups: every deal played with A in each seat.
     games = max(settings.players, arguments.games - arguments.games % settings.players)
-    summary = run_match(settings, games, processes)
+    summary = run_match(settings, games, processes, arguments.record)
     print(describe(summary))
 
 

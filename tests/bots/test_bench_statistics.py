@@ -1,11 +1,21 @@
-"""The match statistics of bench/bots.py: the interval by whole deals."""
+"""The match statistics of bench/bots.py: the interval by whole deals, pooled records."""
 
+import json
 import math
 import statistics
 
 import pytest
 
-from bench.bots import MIN_DEALS, deal_interval, wilson
+from bench.bots import (
+    MIN_DEALS,
+    Outcome,
+    Settings,
+    deal_interval,
+    pool_records,
+    record_line,
+    summarize,
+    wilson,
+)
 
 
 def test_identical_levels_split_every_deal_and_the_interval_is_the_equal_share():
@@ -41,3 +51,53 @@ def test_four_players_average_each_deal_over_its_four_games_and_drop_a_part_deal
 
 def test_too_few_deals_give_no_interval():
     assert deal_interval([1.0, 0.0] * (MIN_DEALS - 1), players=2) is None
+
+
+def _recorded_match(path, settings, scores):
+    """Write one game per score to ``path`` as ``--record`` does, A's rank from its score."""
+    outcomes = [
+        Outcome(
+            a_score=score,
+            a_rank=1 if score else 2,
+            b_rank=2.0 if score == 1.0 else 1.0,
+            a_place={1.0: "win", 0.5: "draw", 0.0: "loss"}[score],
+            expert_playouts=0,
+            expert_seconds=0.0,
+            seconds=0.1,
+        )
+        for score in scores
+    ]
+    with path.open("a") as lines:
+        for index, outcome in enumerate(outcomes):
+            lines.write(json.dumps(record_line(settings, index, outcome)) + "\n")
+    return outcomes
+
+
+def test_runs_recorded_on_other_deals_pool_into_one_match_without_their_cut_deals(tmp_path):
+    first = Settings("go-fox", 2, "expert", "basic", None, 300, first_seed=1)
+    later = Settings("go-fox", 2, "expert", "basic", None, 300, first_seed=11)
+    head = _recorded_match(tmp_path / "a.jsonl", first, [1.0, 0.0, 1.0, 1.0] * 5)  # deals 1-10
+    tail = _recorded_match(tmp_path / "b.jsonl", later, [0.5, 0.5, 1.0, 0.0] * 5 + [1.0])  # 11-20, cut
+    pooled = pool_records([tmp_path / "b.jsonl", tmp_path / "a.jsonl"])
+    alone = summarize(first, head + tail[:-1])
+    assert pooled.games == 40
+    assert pooled.settings.first_seed == 1
+    assert (pooled.score, pooled.wins, pooled.draws, pooled.deal_low) == (
+        alone.score,
+        alone.wins,
+        alone.draws,
+        alone.deal_low,
+    )
+
+
+def test_pooling_refuses_another_match_and_a_deal_recorded_twice(tmp_path):
+    settings = Settings("go-fox", 2, "expert", "basic", None, 300, first_seed=1)
+    _recorded_match(tmp_path / "a.jsonl", settings, [1.0, 0.0])
+    _recorded_match(tmp_path / "b.jsonl", Settings("go-fox", 2, "expert", "basic", None, 100, 5), [1.0, 0.0])
+    with pytest.raises(ValueError, match="another match"):
+        pool_records([tmp_path / "a.jsonl", tmp_path / "b.jsonl"])
+    with pytest.raises(ValueError, match="recorded twice"):
+        pool_records([tmp_path / "a.jsonl", tmp_path / "a.jsonl"])
+    (tmp_path / "empty.jsonl").write_text("")
+    with pytest.raises(ValueError, match="no games recorded"):
+        pool_records([tmp_path / "empty.jsonl"])
