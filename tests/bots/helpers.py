@@ -1,13 +1,14 @@
 """Shared pieces of the bot tests: canonical action keys, the states of a random game,
-and a Go Fox! position whose log makes one ask sure."""
+the decision points of a game played by basic and random seats, the checks every bot
+module must pass at such points, and a Go Fox! position whose log makes one ask sure."""
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
-from dataclasses import replace
-from typing import Any, TypeVar
+from collections.abc import Callable, Container, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Generic, Protocol, TypeVar
 
 from games.engine import Game
 from games.engine.go_fox import GoFox, GoFoxState
@@ -15,6 +16,26 @@ from games.engine.go_fox.state import hand_order
 from games.engine.word_cards import WORDS
 
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
+
+# A bot's ``basic``: its choice from a seat's view.
+BasicPolicy = Callable[[Game[Any], dict[str, Any], int, random.Random], dict[str, Any]]
+
+
+class BotModule(Protocol[S_contra]):
+    """The two policies every bot module (``games/bots/<game>.py``) has."""
+
+    def basic(
+        self, game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random
+    ) -> dict[str, Any]: ...
+
+    def rollout(self, game: Game[Any], state: S_contra, seat: int, rng: random.Random) -> dict[str, Any]: ...
+
+
+class EvaluatingBotModule(BotModule[S_contra], Protocol[S_contra]):
+    """A bot module that also scores unfinished states for search."""
+
+    def evaluate(self, game: Game[Any], state: S_contra, seat: int) -> float: ...
 
 
 def key(action: dict[str, Any]) -> str:
@@ -40,7 +61,7 @@ def finish_basic_against_random(
     game: Game[S],
     state: S,
     basic_seat: int,
-    basic: Callable[[Game[S], dict[str, Any], int, random.Random], dict[str, Any]],
+    basic: BasicPolicy,
     rng: random.Random,
 ) -> S:
     """Play ``state`` to the end: ``basic`` in ``basic_seat``, random legal actions elsewhere."""
@@ -52,6 +73,100 @@ def finish_basic_against_random(
             action = rng.choice(game.legal_actions(state, seat))
         state = game.apply(state, seat, action)
     return state
+
+
+def assert_legal_through_a_random_game(
+    game: Game[S],
+    bot: BotModule[S],
+    players: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    evaluate: Callable[[Game[Any], S, int], float] | None = None,
+) -> None:
+    """At every decision of one seeded random game, ``basic`` and ``rollout`` (each with a
+    fresh ``Random(seed)``) choose a legal action, compared as canonical keys; ``evaluate``,
+    when given, stays in [0, 1]."""
+    for state in random_game_states(game, players, seed, options)[:-1]:
+        seat = game.to_act(state)[0]
+        legal = {key(action) for action in game.legal_actions(state, seat)}
+        view = game.view(state, seat)
+        assert key(bot.basic(game, view, seat, random.Random(seed))) in legal
+        assert key(bot.rollout(game, state, seat, random.Random(seed))) in legal
+        if evaluate is not None:
+            assert 0.0 <= evaluate(game, state, seat) <= 1.0
+
+
+@dataclass(frozen=True)
+class PlayedGame(Generic[S]):
+    """One game: its decision points as (state, seat to act), and the state it stopped in."""
+
+    points: list[tuple[S, int]]
+    end: S
+
+
+def played_game(
+    game: Game[S],
+    basic: BasicPolicy,
+    players: int,
+    seed: int,
+    basic_seats: Container[int],
+    options: dict[str, Any] | None = None,
+    *,
+    first_waiting_seat: bool = False,
+    limit: int | None = None,
+) -> PlayedGame[S]:
+    """One seeded game, ``basic`` in ``basic_seats`` and random legal actions elsewhere.
+
+    One ``Random(seed)`` draws everything: every action, and the seat to act among those
+    waiting (with ``first_waiting_seat`` it is always the first, drawn from nothing).
+    ``limit`` stops the game after that many decisions, for games whose steps are slow."""
+    rng = random.Random(seed)
+    state = game.new(players, seed, options)
+    points: list[tuple[S, int]] = []
+    while (waiting := game.to_act(state)) and (limit is None or len(points) < limit):
+        seat = waiting[0] if first_waiting_seat else waiting[rng.randrange(len(waiting))]
+        points.append((state, seat))
+        if seat in basic_seats:
+            action = basic(game, game.view(state, seat), seat, rng)
+        else:
+            action = rng.choice(game.legal_actions(state, seat))
+        state = game.apply(state, seat, action)
+    return PlayedGame(points, state)
+
+
+def assert_bot_is_legal_at(
+    game: Game[S], bot: EvaluatingBotModule[S], points: Sequence[tuple[S, int]], rng: random.Random
+) -> None:
+    """At each point ``basic`` and ``rollout`` choose legal actions, ``rollout`` also on a
+    state sampled from the seat's view (what search plays out), and ``evaluate`` is in [0, 1]."""
+    for state, seat in points:
+        legal = game.legal_actions(state, seat)
+        view = game.view(state, seat)
+        assert bot.basic(game, view, seat, rng) in legal
+        assert bot.rollout(game, state, seat, rng) in legal
+        sampled = game.sample(view, seat, rng)
+        assert bot.rollout(game, sampled, seat, rng) in game.legal_actions(sampled, seat)
+        assert 0.0 <= bot.evaluate(game, state, seat) <= 1.0
+
+
+def assert_basic_decides_from_the_view_only(
+    game: Game[S],
+    basic: BasicPolicy,
+    points: Sequence[tuple[S, int]],
+    rng: random.Random,
+    basic_seed: int | None,
+) -> None:
+    """At each point, a state re-dealt from the seat's view (with ``rng``) has the same
+    view, and ``basic`` makes the same choice in both. Both choices use
+    ``Random(basic_seed)``; with ``basic_seed=None``, a seed drawn from ``rng`` at each point."""
+    for state, seat in points:
+        view = game.view(state, seat)
+        other = game.sample(view, seat, rng)
+        assert game.view(other, seat) == view
+        seed = rng.randrange(1 << 30) if basic_seed is None else basic_seed
+        assert basic(game, view, seat, random.Random(seed)) == basic(
+            game, game.view(other, seat), seat, random.Random(seed)
+        )
 
 
 GO_FOX = GoFox()

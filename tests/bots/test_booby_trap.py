@@ -16,7 +16,12 @@ import pytest
 from games.bots import booby_trap as bot
 from games.engine import get
 from games.engine.booby_trap import BoobyTrap, BoobyTrapState, physics
-from tests.bots.helpers import finish_basic_against_random
+from tests.bots.helpers import (
+    assert_basic_decides_from_the_view_only,
+    assert_bot_is_legal_at,
+    finish_basic_against_random,
+    played_game,
+)
 
 # The registry's instance, typed as the game it is.
 GAME = cast(BoobyTrap, get("booby-trap"))
@@ -25,29 +30,11 @@ GAME = cast(BoobyTrap, get("booby-trap"))
 def _play(
     players: int, seed: int, basic_seats: set[int], options: dict[str, Any] | None = None, limit: int = 400
 ) -> list[tuple[BoobyTrapState, int]]:
-    """Decision points of one game, seats in ``basic_seats`` playing basic, others random."""
-    rng = random.Random(seed)
-    state = GAME.new(players, seed, options)
-    points: list[tuple[BoobyTrapState, int]] = []
-    while (waiting := GAME.to_act(state)) and len(points) < limit:
-        seat = waiting[0]
-        points.append((state, seat))
-        if seat in basic_seats:
-            action = bot.basic(GAME, GAME.view(state, seat), seat, rng)
-        else:
-            action = rng.choice(GAME.legal_actions(state, seat))
-        state = GAME.apply(state, seat, action)
-    return points
-
-
-def _check_point(state: BoobyTrapState, seat: int, rng: random.Random) -> None:
-    legal = GAME.legal_actions(state, seat)
-    view = GAME.view(state, seat)
-    assert bot.basic(GAME, view, seat, rng) in legal
-    assert bot.rollout(GAME, state, seat, rng) in legal
-    sampled = GAME.sample(view, seat, rng)
-    assert bot.rollout(GAME, sampled, seat, rng) in GAME.legal_actions(sampled, seat)
-    assert 0.0 <= bot.evaluate(GAME, state, seat) <= 1.0
+    """Decision points of one game, seats in ``basic_seats`` playing basic, others random:
+    at most ``limit`` of them, since every take runs the physics."""
+    return played_game(
+        GAME, bot.basic, players, seed, basic_seats, options, first_waiting_seat=True, limit=limit
+    ).points
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 7, 10])
@@ -55,29 +42,22 @@ def test_basic_and_rollout_are_always_legal(players: int) -> None:
     rng = random.Random(players)
     # Half the seats play basic, so that states reached by sensible play are covered.
     points = _play(players, players, set(range(0, players, 2)), limit=120)
-    for state, seat in points[::3]:
-        _check_point(state, seat, rng)
+    assert_bot_is_legal_at(GAME, bot, points[::3], rng)
 
 
 @pytest.mark.parametrize("variant", ["size-order", "no-pass"])
 def test_always_legal_in_the_variants(variant: str) -> None:
     rng = random.Random(7)
     points = _play(3, 11, {0, 2}, {"variant": variant, "values": "1-2-3"}, limit=90)
-    for state, seat in points[::3]:
-        _check_point(state, seat, rng)
+    assert_bot_is_legal_at(GAME, bot, points[::3], rng)
 
 
 def test_basic_decides_from_the_view_only() -> None:
+    # Each point is checked against another state with the same view (hidden loads, noise
+    # and make-up re-drawn), basic deciding in both with a new seed drawn from ``rng``.
     rng = random.Random(3)
-    for state, seat in _play(2, 5, {0}, limit=60)[::4]:
-        view = GAME.view(state, seat)
-        # Another state with the same view: hidden loads, noise and make-up re-drawn.
-        other = GAME.sample(view, seat, rng)
-        assert GAME.view(other, seat) == view
-        seed = rng.randrange(1 << 30)
-        assert bot.basic(GAME, view, seat, random.Random(seed)) == bot.basic(
-            GAME, GAME.view(other, seat), seat, random.Random(seed)
-        )
+    points = _play(2, 5, {0}, limit=60)
+    assert_basic_decides_from_the_view_only(GAME, bot.basic, points[::4], rng, basic_seed=None)
 
 
 def _touched(state: BoobyTrapState, index: int) -> BoobyTrapState:

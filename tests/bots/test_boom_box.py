@@ -10,53 +10,30 @@ import pytest
 from games.bots import boom_box as bot
 from games.engine.boom_box import BoomBox
 from games.engine.boom_box.state import BOOM, BoomBoxState, Pass
-from tests.bots.helpers import finish_basic_against_random
+from tests.bots.helpers import (
+    assert_basic_decides_from_the_view_only,
+    assert_bot_is_legal_at,
+    finish_basic_against_random,
+    played_game,
+)
 
 GAME = BoomBox()
-
-
-def _play(players: int, seed: int, level_of: dict[int, str]) -> list[tuple[BoomBoxState, int]]:
-    """Every decision point of one game, seats playing basic or random."""
-    rng = random.Random(seed)
-    state = GAME.new(players, seed)
-    points = []
-    while waiting := GAME.to_act(state):
-        seat = waiting[rng.randrange(len(waiting))]
-        points.append((state, seat))
-        if level_of.get(seat) == "basic":
-            action = bot.basic(GAME, GAME.view(state, seat), seat, rng)
-        else:
-            action = rng.choice(GAME.legal_actions(state, seat))
-        state = GAME.apply(state, seat, action)
-    return points
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_basic_and_rollout_are_always_legal(players: int) -> None:
     rng = random.Random(players)
     for seed in range(6):
-        points = _play(players, seed, dict.fromkeys(range(seed % 2, players, 2), "basic"))
-        for state, seat in points:
-            legal = GAME.legal_actions(state, seat)
-            view = GAME.view(state, seat)
-            assert bot.basic(GAME, view, seat, rng) in legal
-            assert bot.rollout(GAME, state, seat, rng) in legal
-            sampled = GAME.sample(view, seat, rng)
-            assert bot.rollout(GAME, sampled, seat, rng) in GAME.legal_actions(sampled, seat)
-            assert 0.0 <= bot.evaluate(GAME, state, seat) <= 1.0
+        points = played_game(GAME, bot.basic, players, seed, range(seed % 2, players, 2)).points
+        assert_bot_is_legal_at(GAME, bot, points, rng)
 
 
 def test_basic_decides_from_the_view_only() -> None:
     """A state re-dealt from the view has the same view, so it gets the same choice."""
     rng = random.Random(3)
     for seed in range(5):
-        for state, seat in _play(3, seed, {0: "basic", 2: "basic"}):
-            view = GAME.view(state, seat)
-            other = GAME.sample(view, seat, rng)
-            assert GAME.view(other, seat) == view
-            assert bot.basic(GAME, view, seat, random.Random(1)) == bot.basic(
-                GAME, GAME.view(other, seat), seat, random.Random(1)
-            )
+        points = played_game(GAME, bot.basic, 3, seed, {0, 2}).points
+        assert_basic_decides_from_the_view_only(GAME, bot.basic, points, rng, basic_seed=1)
 
 
 def test_basic_beats_random_more_often_than_not() -> None:
@@ -64,7 +41,7 @@ def test_basic_beats_random_more_often_than_not() -> None:
     games = 60
     for seed in range(games):
         seat = seed % 2
-        state, _ = _play(2, 500 + seed, {seat: "basic"})[-1]
+        state, _ = played_game(GAME, bot.basic, 2, 500 + seed, {seat}).points[-1]
         final = finish_basic_against_random(GAME, state, seat, bot.basic, random.Random(seed))
         result = GAME.result(final)
         assert result is not None

@@ -21,24 +21,15 @@ from games.engine.dont_go_boom.cards import (
     VALUE,
 )
 from games.engine.dont_go_boom.state import DECIDE, DRAW, FROM_DECK, FROM_DISCARD, evolve
+from tests.bots.helpers import (
+    assert_basic_decides_from_the_view_only,
+    assert_bot_is_legal_at,
+    played_game,
+)
 
 GAME = DontGoBoom()
-
-
-def _play(players: int, seed: int, level_of: dict[int, str]) -> list[tuple[DontGoBoomState, int]]:
-    """Every decision point of one game (one round), seats playing basic or random."""
-    rng = random.Random(seed)
-    state = GAME.new(players, seed, {"rounds": 1})
-    points = []
-    while waiting := GAME.to_act(state):
-        seat = waiting[rng.randrange(len(waiting))]
-        points.append((state, seat))
-        if level_of.get(seat) == "basic":
-            action = bot.basic(GAME, GAME.view(state, seat), seat, rng)
-        else:
-            action = rng.choice(GAME.legal_actions(state, seat))
-        state = GAME.apply(state, seat, action)
-    return points
+# The games played here are one round each, to keep them short.
+ONE_ROUND = {"rounds": 1}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -46,34 +37,22 @@ def test_basic_and_rollout_are_always_legal(players: int) -> None:
     rng = random.Random(players)
     for seed in range(2):
         # Half the seats play basic, so that states reached by sensible play are covered too.
-        points = _play(players, seed, dict.fromkeys(range(0, players, 2), "basic"))
-        for state, seat in points[::2]:
-            legal = GAME.legal_actions(state, seat)
-            view = GAME.view(state, seat)
-            assert bot.basic(GAME, view, seat, rng) in legal
-            assert bot.rollout(GAME, state, seat, rng) in legal
-            sampled = GAME.sample(view, seat, rng)
-            assert bot.rollout(GAME, sampled, seat, rng) in GAME.legal_actions(sampled, seat)
-            assert 0.0 <= bot.evaluate(GAME, state, seat) <= 1.0
+        points = played_game(GAME, bot.basic, players, seed, range(0, players, 2), ONE_ROUND).points
+        assert_bot_is_legal_at(GAME, bot, points[::2], rng)
 
 
 def test_basic_decides_from_the_view_only() -> None:
     """A state re-dealt from the view has the same view, so it gets the same choice."""
     rng = random.Random(7)
-    for state, seat in _play(3, 11, {0: "basic", 1: "basic"})[::3]:
-        view = GAME.view(state, seat)
-        other = GAME.sample(view, seat, rng)
-        assert GAME.view(other, seat) == view
-        assert bot.basic(GAME, view, seat, random.Random(1)) == bot.basic(
-            GAME, GAME.view(other, seat), seat, random.Random(1)
-        )
+    points = played_game(GAME, bot.basic, 3, 11, {0, 1}, ONE_ROUND).points
+    assert_basic_decides_from_the_view_only(GAME, bot.basic, points[::3], rng, basic_seed=1)
 
 
 def test_basic_beats_random_over_a_few_games() -> None:
     wins = 0
     for seed in range(10):
         seat = seed % 2
-        state = _play(2, 100 + seed, {seat: "basic"})[-1][0]
+        state = played_game(GAME, bot.basic, 2, 100 + seed, {seat}, ONE_ROUND).points[-1][0]
         rng = random.Random(seed)
         # The last decision point: play it to the end.
         while waiting := GAME.to_act(state):
@@ -112,7 +91,7 @@ def _position(
     held_from: str = FROM_DECK,
 ) -> tuple[DontGoBoomState, dict[str, Any]]:
     """Seat 0 to play in a two-player round: minefields, discard top and held card by value."""
-    start = _play(2, 1, {})[0][0]
+    start = played_game(GAME, bot.basic, 2, 1, set(), ONE_ROUND).points[0][0]
     values = mine + theirs + [discard] + ([held] if held is not None else [])
     cards = _cards(values)
     grid0, grid1 = tuple(cards[:9]), tuple(cards[9:18])
@@ -242,7 +221,7 @@ def test_the_expert_takes_a_modest_discard_when_the_deck_offers_little() -> None
 
 
 def test_the_expert_prior_is_basic_outside_the_draw() -> None:
-    for state, seat in _play(2, 5, {0: "basic", 1: "basic"}):
+    for state, seat in played_game(GAME, bot.basic, 2, 5, {0, 1}, ONE_ROUND).points:
         view = GAME.view(state, seat)
         if state.phase != DRAW:
             assert bot.expert_prior(GAME, view, seat, random.Random(0)) == bot.basic(

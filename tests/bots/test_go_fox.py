@@ -9,7 +9,12 @@ import pytest
 
 from games.bots import go_fox
 from games.engine.go_fox import GoFox, GoFoxState
-from tests.bots.helpers import go_fox_seven_shown_by_seat_1, key, random_game_states
+from tests.bots.helpers import (
+    assert_legal_through_a_random_game,
+    go_fox_seven_shown_by_seat_1,
+    key,
+    random_game_states,
+)
 
 GAME = GoFox()
 
@@ -21,12 +26,7 @@ def states(players: int, seed: int) -> list[GoFoxState]:
 @pytest.mark.parametrize("players", range(2, 7))
 def test_basic_and_rollout_are_always_legal(players: int) -> None:
     for seed in range(4):
-        for state in states(players, seed)[:-1]:
-            seat = GAME.to_act(state)[0]
-            legal = {key(action) for action in GAME.legal_actions(state, seat)}
-            view = GAME.view(state, seat)
-            assert key(go_fox.basic(GAME, view, seat, random.Random(seed))) in legal
-            assert key(go_fox.rollout(GAME, state, seat, random.Random(seed))) in legal
+        assert_legal_through_a_random_game(GAME, go_fox, players, seed)
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])

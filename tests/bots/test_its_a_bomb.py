@@ -14,37 +14,25 @@ import pytest
 from games.bots import its_a_bomb as bot
 from games.engine.its_a_bomb.scenarios import SCENARIO_SLUGS
 from games.engine.its_a_bomb.state import CRISIS_UNIT, State
+from tests.bots.helpers import (
+    PlayedGame,
+    assert_basic_decides_from_the_view_only,
+    assert_bot_is_legal_at,
+    played_game,
+)
 from tests.engine.its_a_bomb.builder import GAME, ask, cut, deck, start, until_employee
 
 
-def _game(scenario: str, players: int, seed: int, basic: bool) -> tuple[list[tuple[State, int]], State]:
+def _game(scenario: str, players: int, seed: int, basic: bool) -> PlayedGame[State]:
     """Decision points of one game, every seat basic or every seat random, and its end."""
-    rng = random.Random(seed)
-    state = GAME.new(players, seed, {"scenario": scenario})
-    points = []
-    while waiting := GAME.to_act(state):
-        seat = waiting[0]
-        points.append((state, seat))
-        if basic:
-            action = bot.basic(GAME, GAME.view(state, seat), seat, rng)
-        else:
-            action = rng.choice(GAME.legal_actions(state, seat))
-        state = GAME.apply(state, seat, action)
-    return points, state
+    every_seat_or_none = range(players) if basic else ()
+    return played_game(
+        GAME, bot.basic, players, seed, every_seat_or_none, {"scenario": scenario}, first_waiting_seat=True
+    )
 
 
 def _play(scenario: str, players: int, seed: int, basic: bool) -> list[tuple[State, int]]:
-    return _game(scenario, players, seed, basic)[0]
-
-
-def _check_point(state: State, seat: int, rng: random.Random) -> None:
-    legal = GAME.legal_actions(state, seat)
-    view = GAME.view(state, seat)
-    assert bot.basic(GAME, view, seat, rng) in legal
-    assert bot.rollout(GAME, state, seat, rng) in legal
-    sampled = GAME.sample(view, seat, rng)
-    assert bot.rollout(GAME, sampled, seat, rng) in GAME.legal_actions(sampled, seat)
-    assert 0.0 <= bot.evaluate(GAME, state, seat) <= 1.0
+    return _game(scenario, players, seed, basic).points
 
 
 @pytest.mark.parametrize("scenario", SCENARIO_SLUGS)
@@ -52,8 +40,7 @@ def test_basic_and_rollout_are_always_legal_in_every_scenario(scenario: str) -> 
     rng = random.Random(5)
     # A random game reaches odd states (many asks, wasted cuts); a basic game sensible ones.
     for players, basic in ((2, False), (4, True)):
-        for state, seat in _play(scenario, players, 3, basic)[::3]:
-            _check_point(state, seat, rng)
+        assert_bot_is_legal_at(GAME, bot, _play(scenario, players, 3, basic)[::3], rng)
 
 
 @pytest.mark.parametrize("players", [2, 3, 5, 6])
@@ -66,17 +53,13 @@ def test_every_player_count_plays_to_the_end(players: int) -> None:
 def test_basic_decides_from_the_view_only() -> None:
     rng = random.Random(3)
     for scenario in ("lab-n457", "blackout"):
-        for state, seat in _play(scenario, 3, 8, basic=False)[::2]:
-            if seat == CRISIS_UNIT:
-                continue
-            view = GAME.view(state, seat)
-            # Another state with the same view: the hidden tiles and special cards dealt again.
-            other = GAME.sample(view, seat, rng)
-            assert GAME.view(other, seat) == view
-            seed = rng.randrange(1 << 30)
-            assert bot.basic(GAME, view, seat, random.Random(seed)) == bot.basic(
-                GAME, GAME.view(other, seat), seat, random.Random(seed)
-            )
+        # The employees' points only: the Crisis Unit's view shows every tile. Each is
+        # checked against another state with the same view (the hidden tiles and special
+        # cards dealt again), basic deciding in both with a new seed drawn from ``rng``.
+        points = [
+            (state, seat) for state, seat in _play(scenario, 3, 8, basic=False)[::2] if seat != CRISIS_UNIT
+        ]
+        assert_basic_decides_from_the_view_only(GAME, bot.basic, points, rng, basic_seed=None)
 
 
 def _basic(state: State, seed: int = 1) -> dict[str, Any]:
@@ -138,6 +121,6 @@ def test_the_crisis_unit_saves_the_chronometrist_for_the_explosion() -> None:
 def test_a_basic_team_defuses_training_most_of_the_time() -> None:
     wins = 0
     for seed in range(6):
-        result = GAME.result(_game("training", 3, seed, basic=True)[1])
+        result = GAME.result(_game("training", 3, seed, basic=True).end)
         wins += bool(result and result["won"])
     assert wins >= 4

@@ -12,7 +12,7 @@ from games.bots import ka_blam
 from games.engine.ka_blam import KaBlam, KaBlamState
 from games.engine.ka_blam.cards import COLOURS, FIRST_WILD, KIND, PICK_UP_2, WILD, action_card
 from games.engine.word_cards import WORDS
-from tests.bots.helpers import key, random_game_states
+from tests.bots.helpers import assert_legal_through_a_random_game, key, random_game_states
 
 GAME = KaBlam()
 RED, BLUE = COLOURS.index("red"), COLOURS.index("blue")
@@ -25,15 +25,8 @@ def states(players: int, seed: int, options: dict[str, Any] | None = None) -> li
 @pytest.mark.parametrize("players", range(2, 7))
 def test_basic_and_rollout_are_always_legal(players: int) -> None:
     for seed in range(4):
-        for state in states(players, seed, {"length": "short"} if seed % 2 else None):
-            if not GAME.to_act(state):
-                continue
-            seat = GAME.to_act(state)[0]
-            legal = {key(action) for action in GAME.legal_actions(state, seat)}
-            view = GAME.view(state, seat)
-            assert key(ka_blam.basic(GAME, view, seat, random.Random(seed))) in legal
-            assert key(ka_blam.rollout(GAME, state, seat, random.Random(seed))) in legal
-            assert 0.0 <= ka_blam.evaluate(GAME, state, seat) <= 1.0
+        options = {"length": "short"} if seed % 2 else None
+        assert_legal_through_a_random_game(GAME, ka_blam, players, seed, options, evaluate=ka_blam.evaluate)
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -12,7 +12,12 @@ from games.bots import read_and_grab
 from games.engine.read_and_grab import ReadAndGrab
 from games.engine.read_and_grab.game import ReadAndGrabState
 from games.engine.word_cards import WORDS
-from tests.bots.helpers import finish_basic_against_random, key, random_game_states
+from tests.bots.helpers import (
+    assert_legal_through_a_random_game,
+    finish_basic_against_random,
+    key,
+    random_game_states,
+)
 
 GAME = ReadAndGrab()
 
@@ -24,12 +29,7 @@ def states(players: int, seed: int) -> list[ReadAndGrabState]:
 @pytest.mark.parametrize("players", range(2, 7))
 def test_basic_and_rollout_are_always_legal(players: int) -> None:
     for seed in range(3):
-        for state in states(players, seed)[:-1]:
-            seat = GAME.to_act(state)[0]
-            legal = {key(action) for action in GAME.legal_actions(state, seat)}
-            view = GAME.view(state, seat)
-            assert key(read_and_grab.basic(GAME, view, seat, random.Random(seed))) in legal
-            assert key(read_and_grab.rollout(GAME, state, seat, random.Random(seed))) in legal
+        assert_legal_through_a_random_game(GAME, read_and_grab, players, seed)
 
 
 @pytest.mark.parametrize("players", [2, 4])
