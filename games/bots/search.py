@@ -200,38 +200,10 @@ class SearchResult:
         return self.playouts / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
 
-def choose(
-    game: Game[Any],
-    view: dict[str, Any],
-    seat: int,
-    rng: random.Random,
-    *,
-    budget_seconds: float | None = None,
-    max_iterations: int | None = None,
-    rollout: Rollout | None = None,
-    evaluate: Evaluate | None = None,
-    rollout_depth: int | None = None,
-    tree_depth: int = DEFAULT_TREE_DEPTH,
-    prior: Policy | str | None = GAME_PRIOR,
-    duel_depth: int | None = None,
-    challengers: int = 1,
-) -> dict[str, Any]:
-    """The expert's action for ``seat`` from its ``view``; see ``search``."""
-    return search(
-        game,
-        view,
-        seat,
-        rng,
-        budget_seconds=budget_seconds,
-        max_iterations=max_iterations,
-        rollout=rollout,
-        evaluate=evaluate,
-        rollout_depth=rollout_depth,
-        tree_depth=tree_depth,
-        prior=prior,
-        duel_depth=duel_depth,
-        challengers=challengers,
-    ).action
+def choose(game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """The expert's action for ``seat`` from its ``view``, as the site plays it: the
+    default budget (``DEFAULT_BUDGET_SECONDS``) and the game's own policies; see ``search``."""
+    return search(game, view, seat, rng).action
 
 
 def search(
