@@ -48,14 +48,19 @@ import statistics
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from games.bots import LEVELS, choose_action, search
 from games.engine import Game, get
 
 PROCESSES = 2
+EXPERT = "expert"
+# Not a level of the site: the expert's search, seeing every hand (``OpenHandsGame``).
+# What it scores against basic is what reading the hidden hands could be worth at most.
+OPEN_HANDS = "open-hands"
+BENCH_LEVELS = (*LEVELS, OPEN_HANDS)
 # The matrix of --all: (game, players, stronger level, weaker level). It's a Bomb! is
 # cooperative (its bots are measured by scenario win rates, not against each other).
 MATRIX_GAMES = ("dont-go-boom", "boom-box", "booby-trap", "ka-blam", "go-fox", "read-and-grab")
@@ -151,19 +156,46 @@ def deal_interval(scores: Sequence[float], players: int, z: float = Z95) -> tupl
     return max(0.0, mean - half), min(1.0, mean + half)
 
 
+class OpenHandsGame:
+    """A game whose ``sample`` hands the searching seat the true state with only the
+    pick-up pile reshuffled (and the state's random source redrawn, so later reshuffles
+    and deals stay unknown): every hand open, the pile's order hidden. Everything else
+    is the wrapped game's."""
+
+    def __init__(self, game: Game[Any], truth: Any) -> None:
+        self._game = game
+        self._truth = truth
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> Any:
+        pile = list(self._truth.pile)
+        rng.shuffle(pile)
+        return replace(self._truth, pile=tuple(pile), rng=rng.getrandbits(31))
+
+
+def has_open_hands_form(game: Game[Any]) -> bool:
+    """Whether ``OPEN_HANDS`` can play ``game``: its hidden parts are hands and a pile."""
+    names = {field.name for field in fields(game.new(game.min_players, 0))}
+    return {"hands", "pile", "rng"} <= names
+
+
 def decide(
     game: Game[Any],
-    view: dict[str, Any],
+    state: Any,
     seat: int,
     level: str,
     rng: random.Random,
     settings: Settings,
 ) -> tuple[dict[str, Any], int, float]:
     """The level's action, and for an expert its playouts and search time."""
-    if level != "expert":
+    view = game.view(state, seat)
+    if level not in (EXPERT, OPEN_HANDS):
         return choose_action(game, view, seat, level, rng), 0, 0.0
+    searched = cast(Game[Any], OpenHandsGame(game, state)) if level == OPEN_HANDS else game
     found = search.search(
-        game, view, seat, rng, budget_seconds=settings.budget, max_iterations=settings.iterations
+        searched, view, seat, rng, budget_seconds=settings.budget, max_iterations=settings.iterations
     )
     return found.action, found.playouts, found.cpu_seconds
 
@@ -184,9 +216,7 @@ def play_one(task: tuple[Settings, int]) -> Outcome:
         # Several seats may owe a decision at once (a simultaneous choice): they
         # decide one at a time from their own views, which hide each other's choices.
         seat = waiting[0]
-        action, played, seconds = decide(
-            game, game.view(state, seat), seat, levels[seat], rngs[seat], settings
-        )
+        action, played, seconds = decide(game, state, seat, levels[seat], rngs[seat], settings)
         playouts += played
         searching += seconds
         state = game.apply(state, seat, action)
@@ -301,7 +331,7 @@ def summarize(settings: Settings, outcomes: Sequence[Outcome]) -> Summary:
     low, high = wilson(score, games)
     by_deal = deal_interval([outcome.a_score for outcome in outcomes], settings.players)
     searching = sum(outcome.expert_seconds for outcome in outcomes)
-    has_expert = "expert" in (settings.a, settings.b)
+    has_expert = _searches(settings)
     return Summary(
         settings=settings,
         games=games,
@@ -325,6 +355,10 @@ def summarize(settings: Settings, outcomes: Sequence[Outcome]) -> Summary:
         ),
         seconds_per_game=statistics.fmean(outcome.seconds for outcome in outcomes),
     )
+
+
+def _searches(settings: Settings) -> bool:
+    return bool({EXPERT, OPEN_HANDS} & {settings.a, settings.b})
 
 
 def describe(summary: Summary) -> str:
@@ -369,7 +403,7 @@ def table(summaries: Iterable[Summary]) -> str:
     ]
     for summary in summaries:
         settings = summary.settings
-        expert = "expert" in (settings.a, settings.b)
+        expert = _searches(settings)
         rate = summary.expert_playouts_per_second
         lines.append(
             f"| {settings.game} | {settings.players} | {settings.a} vs {settings.b} | {summary.games} "
@@ -441,8 +475,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--game", default="dont-go-boom", help="game slug (default dont-go-boom)")
-    parser.add_argument("--a", default="basic", choices=LEVELS, help="the level measured (one seat)")
-    parser.add_argument("--b", default="random", choices=LEVELS, help="the opponents' level (other seats)")
+    parser.add_argument("--a", default="basic", choices=BENCH_LEVELS, help="the level measured (one seat)")
+    parser.add_argument(
+        "--b", default="random", choices=BENCH_LEVELS, help="the opponents' level (other seats)"
+    )
     parser.add_argument("--games", type=int, default=200, help="games per match (default 200)")
     parser.add_argument(
         "--expert-games",
@@ -562,6 +598,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(table(summaries))
         return
 
+    if OPEN_HANDS in (arguments.a, arguments.b) and not has_open_hands_form(get(arguments.game)):
+        parser.error(
+            f"{OPEN_HANDS} needs a game whose hidden parts are hands and a pile, not {arguments.game}"
+        )
     settings = Settings(
         arguments.game,
         arguments.players,

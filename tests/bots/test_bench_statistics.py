@@ -2,20 +2,25 @@
 
 import json
 import math
+import random
 import statistics
+from typing import Any
 
 import pytest
 
 from bench.bots import (
     MIN_DEALS,
+    OpenHandsGame,
     Outcome,
     Settings,
     deal_interval,
+    has_open_hands_form,
     pool_records,
     record_line,
     summarize,
     wilson,
 )
+from games.engine import get
 
 
 def test_identical_levels_split_every_deal_and_the_interval_is_the_equal_share():
@@ -101,3 +106,20 @@ def test_pooling_refuses_another_match_and_a_deal_recorded_twice(tmp_path):
     (tmp_path / "empty.jsonl").write_text("")
     with pytest.raises(ValueError, match="no games recorded"):
         pool_records([tmp_path / "empty.jsonl"])
+
+
+@pytest.mark.parametrize("slug", ["ka-blam", "go-fox"])
+def test_open_hands_sees_every_hand_and_only_the_pile_order_is_redealt(slug):
+    game = get(slug)
+    truth: Any = game.new(2, 7)
+    open_hands = OpenHandsGame(game, truth)
+    sampled = open_hands.sample(game.view(truth, 1), 1, random.Random(3))
+    assert sampled.hands == truth.hands
+    assert sorted(sampled.pile) == sorted(truth.pile)
+    assert sampled.pile != truth.pile
+    assert open_hands.slug == slug  # everything else is the game's
+
+
+def test_open_hands_plays_only_games_hidden_in_hands_and_a_pile():
+    assert has_open_hands_form(get("ka-blam"))
+    assert not has_open_hands_form(get("read-and-grab"))
