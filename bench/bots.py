@@ -33,7 +33,10 @@ four-player forms, every competitive game; ``--pairs``, ``--players-list`` and
 same ``--games``/``--budget``/``--iterations``, plus ``--expert-games`` for matches
 with an expert and ``--slow-games``/``--slow-iterations`` for those of the slow games
 (Booby-Trap), so the whole matrix fits in minutes; ``--speed`` measures the expert's playouts per CPU second per game, with the
-game's own playout policy, on positions from seeded random play, one process. See bench/README.md.
+game's own playout policy, on positions from seeded random play, one process.
+``--record FILE`` appends each game of a match as a JSON line and ``--pool FILE ...``
+summarizes recorded runs as one match; ``--a open-hands`` is the expert's search seeing
+every hand (``OpenHandsGame``), not a level of the site. See bench/README.md.
 """
 
 from __future__ import annotations
