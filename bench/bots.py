@@ -292,7 +292,7 @@ def pool_records(paths: Sequence[Path]) -> Summary:
     match_fields = ("game", "players", "a", "b", "budget", "iterations")
     first = lines[0]
     by_deal: dict[int, dict[int, Outcome]] = {}
-    outcome_fields = Outcome.__dataclass_fields__
+    outcome_fields = [field.name for field in fields(Outcome)]
     for line in lines:
         differing = [field for field in match_fields if line[field] != first[field]]
         if differing:

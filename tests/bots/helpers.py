@@ -81,11 +81,11 @@ def assert_legal_through_a_random_game(
     players: int,
     seed: int,
     options: dict[str, Any] | None = None,
-    evaluate: Callable[[Game[Any], S, int], float] | None = None,
 ) -> None:
     """At every decision of one seeded random game, ``basic`` and ``rollout`` (each with a
-    fresh ``Random(seed)``) choose a legal action, compared as canonical keys; ``evaluate``,
-    when given, stays in [0, 1]."""
+    fresh ``Random(seed)``) choose a legal action, compared as canonical keys; the module's
+    ``evaluate``, where it has one (search stops playouts with it), stays in [0, 1]."""
+    evaluate: Callable[[Game[Any], S, int], float] | None = getattr(bot, "evaluate", None)
     for state in random_game_states(game, players, seed, options)[:-1]:
         seat = game.to_act(state)[0]
         legal = {key(action) for action in game.legal_actions(state, seat)}

@@ -26,7 +26,7 @@ def states(players: int, seed: int, options: dict[str, Any] | None = None) -> li
 def test_basic_and_rollout_are_always_legal(players: int) -> None:
     for seed in range(4):
         options = {"length": "short"} if seed % 2 else None
-        assert_legal_through_a_random_game(GAME, ka_blam, players, seed, options, evaluate=ka_blam.evaluate)
+        assert_legal_through_a_random_game(GAME, ka_blam, players, seed, options)
 
 
 @pytest.mark.parametrize("players", [2, 4])
