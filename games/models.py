@@ -14,8 +14,10 @@ from django.conf import settings
 from django.db import models
 
 from games.engine import all_games, get
+from games.engine.rng import GENERATORS
 
 GAME_CHOICES = [(game.slug, game.name) for game in all_games()]
+GENERATOR_CHOICES = [(name, name) for name in GENERATORS]
 
 # Per-turn limits a match can be created with (seconds; None is no limit). The
 # clocks that act on them come with the notifications issue; the choice is stored now.
@@ -26,6 +28,24 @@ TURN_LIMITS: list[tuple[int | None, str]] = [
     (24 * 60 * 60, "1 day per turn"),
     (3 * 24 * 60 * 60, "3 days per turn"),
 ]
+
+
+class SeedField(models.CharField):
+    """A match seed: a whole number of any width (256 bits for new matches), kept as
+    its decimal digits in a text column, since a 64-bit integer column cannot hold it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 80)
+        super().__init__(*args, **kwargs)
+
+    def from_db_value(self, value: str | None, expression: Any, connection: Any) -> int | None:
+        return None if value is None else int(value)
+
+    def to_python(self, value: Any) -> int | None:
+        return None if value in (None, "") else int(value)
+
+    def get_prep_value(self, value: Any) -> str | None:
+        return None if value is None else str(int(value))
 
 
 class Match(models.Model):
@@ -44,7 +64,11 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)
     # Secret: with the moves it rebuilds every hidden card. Never shown to anyone.
-    seed = models.BigIntegerField(null=True, blank=True, editable=False)
+    seed = SeedField(null=True, blank=True, editable=False)
+    # Which engine generator the seed starts (games/engine/rng.py): "keyed" for every
+    # match since the keyed generator came; "splitmix64" for the matches before it,
+    # which finish on the generator they started with.
+    generator = models.CharField(max_length=12, choices=GENERATOR_CHOICES, default="keyed", editable=False)
     state = models.JSONField(null=True, blank=True, editable=False)
     ply = models.PositiveIntegerField(default=0)
     turn_limit = models.PositiveIntegerField(

@@ -210,10 +210,12 @@ def _start_if_full(match: Match) -> None:
     if any(seat.joined_at is None for seat in seats):
         return
     game = match.engine
-    match.seed = secrets.randbits(63)
+    # 256 bits: the keyed generator's secrecy is the seed's (games/engine/rng.py).
+    match.seed = secrets.randbits(256)
+    match.generator = "keyed"
     match.status = Match.Status.RUNNING
     match.started_at = timezone.now()
-    _store_state(match, seats, game.new(len(seats), match.seed, match.options))
+    _store_state(match, seats, game.new(len(seats), match.seed, match.options, generator=match.generator))
     match.save()
 
 

@@ -295,6 +295,8 @@ def _binomial_cdf(most: int, trials: int, chance: float) -> float:
     """P(at most ``most`` successes in ``trials``); 0 when ``most`` < 0."""
     if most < 0:
         return 0.0
+    if most >= trials:
+        return 1.0  # the sum below can round to just over 1
     return sum(
         math.comb(trials, k) * chance**k * (1.0 - chance) ** (trials - k)
         for k in range(min(most, trials) + 1)

@@ -17,7 +17,7 @@ from games.engine import codec
 from games.engine.actions import ActionSchemas, parse_action
 from games.engine.errors import IllegalAction
 from games.engine.options import Option, OptionValue, parse_options
-from games.engine.rng import seed_state
+from games.engine.rng import GENERATORS, RngState, start
 
 S = TypeVar("S")
 
@@ -36,7 +36,16 @@ class Game(ABC, Generic[S]):
 
     # -- the contract -------------------------------------------------------
 
-    def new(self, players: int, seed: int, options: dict[str, Any] | None = None) -> S:
+    def new(
+        self,
+        players: int,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        *,
+        generator: str = "keyed",
+    ) -> S:
+        """The first state of a game. ``generator`` is "keyed" for every new match;
+        "splitmix64" rebuilds a match created before the keyed generator (see rng.py)."""
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise IllegalAction(
                 "bad_player_count",
@@ -44,7 +53,9 @@ class Game(ABC, Generic[S]):
             )
         if type(seed) is not int:
             raise IllegalAction("bad_seed", "The seed must be a whole number.")
-        return self.setup(players, seed_state(seed), parse_options(self.options, options))
+        if generator not in GENERATORS:
+            raise IllegalAction("bad_generator", f"There is no generator named {generator!r}.")
+        return self.setup(players, start(seed, generator), parse_options(self.options, options))
 
     def apply(self, state: S, seat: int, action: dict[str, Any]) -> S:
         if type(seat) is not int or not 0 <= seat < self.players(state):
@@ -85,7 +96,7 @@ class Game(ABC, Generic[S]):
     # -- what each game implements -------------------------------------------
 
     @abstractmethod
-    def setup(self, players: int, rng_state: int, options: dict[str, OptionValue]) -> S:
+    def setup(self, players: int, rng_state: RngState, options: dict[str, OptionValue]) -> S:
         """The first state, from a seeded generator state and parsed options."""
 
     @abstractmethod

@@ -119,8 +119,10 @@ def test_the_crisis_unit_saves_the_chronometrist_for_the_explosion() -> None:
 
 
 def test_a_basic_team_defuses_training_most_of_the_time() -> None:
+    # The target is 80% (measured: 92%, README); 30 deals, so that luck hardly matters
+    # (at 92% a team defuses fewer than 24 of 30 about once in 200 runs of deals).
     wins = 0
-    for seed in range(6):
+    for seed in range(30):
         result = GAME.result(_game("training", 3, seed, basic=True).end)
         wins += bool(result and result["won"])
-    assert wins >= 4
+    assert wins >= 24

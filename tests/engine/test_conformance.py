@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from games.engine import Game, all_games
+from games.engine.codec import encode
 from games.engine.ranking import competition_ranks
-from games.engine.rng import Rng
+from games.engine.rng import resume
 from tests.engine.conformance import actions, codec, common, determinism, facts, results, views
 from tests.engine.conformance.common import BUDGET
 from tests.engine.playouts import Config, Playout, checkpoints, configs, extra_games, recorded
@@ -236,7 +237,7 @@ class ShowsTheDeck(ToyHighCard):
 
 class ShowsTheGenerator(ToyHighCard):
     def view(self, state: ToyState, seat: int | None) -> dict[str, Any]:
-        return {**super().view(state, seat), "shuffle": state.rng}
+        return {**super().view(state, seat), "shuffle": encode(state.rng)}
 
 
 class ShowsTheNextDrawAndSamplesToMatch(ToyHighCard):
@@ -244,11 +245,11 @@ class ShowsTheNextDrawAndSamplesToMatch(ToyHighCard):
     and samples a generator state that agrees: the sampling checks cannot see it."""
 
     def view(self, state: ToyState, seat: int | None) -> dict[str, Any]:
-        return {**super().view(state, seat), "next_is_odd": Rng(state.rng).below(2)}
+        return {**super().view(state, seat), "next_is_odd": resume(state.rng).below(2)}
 
     def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> ToyState:
         sampled = super().sample(view, seat, rng)
-        while Rng(sampled.rng).below(2) != view["next_is_odd"]:
+        while resume(sampled.rng).below(2) != view["next_is_odd"]:
             sampled = replace(sampled, rng=rng.getrandbits(64))
         return sampled
 

@@ -519,8 +519,12 @@ def test_hands_are_private_their_sizes_public_and_the_pile_hidden() -> None:
 
 
 def test_a_drawn_card_shows_only_to_its_drawer() -> None:
+    # An empty log: the deal's entry would show seat 1 its real first hand.
     state = table(
-        [[word(BLUE, 9)], [word(GREEN, 1)], [word(GREEN, 2)]], word(RED, 5), pile=(word(PURPLE, 4),)
+        [[word(BLUE, 9)], [word(GREEN, 1)], [word(GREEN, 2)]],
+        word(RED, 5),
+        pile=(word(PURPLE, 4),),
+        state=replace(GAME.new(3, 7), log=()),
     )
     after = draw(state)
     mine = log_view(after.log, 0)[-1]
@@ -535,6 +539,8 @@ def test_every_card_and_log_entry_in_a_view_carries_its_word_or_label() -> None:
     state = GAME.new(3, 11)
     rng = random.Random(3)
     for _ in range(60):
+        if not GAME.to_act(state):
+            break
         seat = GAME.to_act(state)[0]
         state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
     shown = GAME.view(state, 0)

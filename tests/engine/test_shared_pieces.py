@@ -24,7 +24,7 @@ from games.engine.codec import DecodeError, decode, encode
 from games.engine.log import LogEntry, entry, entry_view, log_view, render_text
 from games.engine.options import bool_option, choice_option, int_option, parse_options
 from games.engine.ranking import competition_ranks
-from games.engine.rng import Rng, seed_state
+from games.engine.rng import FastRng, fast_state
 from games.engine.seats import check_seat, next_seat, seats_from
 from tests.engine.toy_game import ToyHighCard
 
@@ -41,36 +41,36 @@ def code_of(call: Any, *arguments: Any) -> str:
 
 def test_rng_is_splitmix64_so_stored_states_replay_forever() -> None:
     # The reference splitmix64 outputs for state 0; a change here breaks every stored game.
-    rng = Rng(0)
+    rng = FastRng(0)
     assert rng.next64() == 0xE220A8397B1DCDAF
     assert rng.next64() == 0x6E789E6AA1B965F4
     assert rng.state == (2 * 0x9E3779B97F4A7C15) % 2**64
 
 
 def test_rng_same_state_gives_the_same_draws() -> None:
-    first, second = Rng(seed_state(42)), Rng(seed_state(42))
+    first, second = FastRng(fast_state(42)), FastRng(fast_state(42))
     assert [first.below(1000) for _ in range(50)] == [second.below(1000) for _ in range(50)]
     assert first.state == second.state
 
 
 def test_seed_state_separates_negative_huge_and_nearby_seeds() -> None:
     seeds = [0, 1, -1, 2, 2**64, 2**64 + 1, -(2**64), 10**40, -(10**40)]
-    states = [seed_state(seed) for seed in seeds]
+    states = [fast_state(seed) for seed in seeds]
     assert len(set(states)) == len(seeds)
     assert all(0 <= state < 2**64 for state in states)
-    assert seed_state(2**64) == seed_state(2**64)
+    assert fast_state(2**64) == fast_state(2**64)
 
 
 def test_rng_state_is_kept_to_64_bits() -> None:
-    assert Rng(2**70 + 5).state == 5
-    rng = Rng(2**64 - 1)
+    assert FastRng(2**70 + 5).state == 5
+    rng = FastRng(2**64 - 1)
     rng.next64()
     assert 0 <= rng.state < 2**64
 
 
 @pytest.mark.parametrize("bound", [1, 2, 3, 7, 52, 108, 2**32 + 1, 2**63])
 def test_below_stays_within_its_bound(bound: int) -> None:
-    rng = Rng(seed_state(bound))
+    rng = FastRng(fast_state(bound))
     draws = [rng.below(bound) for _ in range(500)]
     assert all(0 <= value < bound for value in draws)
     if bound == 1:
@@ -80,11 +80,11 @@ def test_below_stays_within_its_bound(bound: int) -> None:
 @pytest.mark.parametrize("bound", [0, -1])
 def test_below_refuses_an_empty_range(bound: int) -> None:
     with pytest.raises(ValueError):
-        Rng(1).below(bound)
+        FastRng(1).below(bound)
 
 
 def test_below_is_roughly_uniform() -> None:
-    rng = Rng(seed_state(2024))
+    rng = FastRng(fast_state(2024))
     counts = Counter(rng.below(6) for _ in range(60_000))
     assert sorted(counts) == [0, 1, 2, 3, 4, 5]
     # 10,000 expected per face; the standard deviation is about 91, so 500 is over 5 sigma.
@@ -92,25 +92,25 @@ def test_below_is_roughly_uniform() -> None:
 
 
 def test_between_includes_both_ends() -> None:
-    rng = Rng(seed_state(3))
+    rng = FastRng(fast_state(3))
     draws = {rng.between(-2, 2) for _ in range(500)}
     assert draws == {-2, -1, 0, 1, 2}
 
 
 def test_random_floats_are_in_the_unit_interval_and_spread() -> None:
-    rng = Rng(seed_state(9))
+    rng = FastRng(fast_state(9))
     draws = [rng.random() for _ in range(10_000)]
     assert all(0.0 <= value < 1.0 for value in draws)
     assert 0.48 < sum(draws) / len(draws) < 0.52
 
 
 def test_choice_picks_every_item_sometimes() -> None:
-    rng = Rng(seed_state(5))
+    rng = FastRng(fast_state(5))
     assert {rng.choice("abc") for _ in range(200)} == {"a", "b", "c"}
 
 
 def test_shuffle_is_a_permutation_and_every_order_comes_up_evenly() -> None:
-    rng = Rng(seed_state(11))
+    rng = FastRng(fast_state(11))
     counts: Counter[tuple[int, ...]] = Counter()
     for _ in range(6_000):
         items = [1, 2, 3]
@@ -126,19 +126,19 @@ def test_shuffle_is_a_permutation_and_every_order_comes_up_evenly() -> None:
 
 def test_shuffled_returns_a_tuple_and_leaves_its_input_alone() -> None:
     items = [1, 2, 3, 4, 5]
-    result = Rng(seed_state(1)).shuffled(items)
+    result = FastRng(fast_state(1)).shuffled(items)
     assert isinstance(result, tuple)
     assert sorted(result) == items
     assert items == [1, 2, 3, 4, 5]
 
 
 def test_unique_tokens_are_distinct_opaque_and_repeatable() -> None:
-    tokens = Rng(seed_state(8)).unique_tokens(500)
+    tokens = FastRng(fast_state(8)).unique_tokens(500)
     assert len(set(tokens)) == 500
     assert all(len(token) == 8 and int(token, 16) >= 0 for token in tokens)
-    assert tokens == Rng(seed_state(8)).unique_tokens(500)
-    assert Rng(seed_state(8)).unique_tokens(0) == ()
-    assert tokens != Rng(seed_state(9)).unique_tokens(500)
+    assert tokens == FastRng(fast_state(8)).unique_tokens(500)
+    assert FastRng(fast_state(8)).unique_tokens(0) == ()
+    assert tokens != FastRng(fast_state(9)).unique_tokens(500)
 
 
 # -- options ---------------------------------------------------------------------------
@@ -459,16 +459,16 @@ def test_deal_goes_round_the_table_one_card_at_a_time() -> None:
 
 def test_reshuffle_under_top_keeps_the_top_card_face_up() -> None:
     discard = tuple(range(20))
-    deck, kept = reshuffle_under_top(discard, Rng(seed_state(4)))
+    deck, kept = reshuffle_under_top(discard, FastRng(fast_state(4)))
     assert kept == (0,)
     assert sorted(deck) == list(range(1, 20))
     assert deck != tuple(range(1, 20))
-    assert reshuffle_under_top((), Rng(1)) == ((), ())
-    assert reshuffle_under_top((5,), Rng(1)) == ((), (5,))
+    assert reshuffle_under_top((), FastRng(1)) == ((), ())
+    assert reshuffle_under_top((5,), FastRng(1)) == ((), (5,))
 
 
 def test_insert_at_random_reaches_every_gap_and_keeps_the_order() -> None:
-    rng = Rng(seed_state(6))
+    rng = FastRng(fast_state(6))
     positions = set()
     for _ in range(400):
         pile = insert_at_random(("a", "b", "c"), "X", rng)
@@ -565,6 +565,6 @@ def test_get_refuses_unknown_games(slug: Any) -> None:
 
 
 def test_below_refuses_a_bound_beyond_64_bits_instead_of_looping() -> None:
-    assert 0 <= Rng(3).below(1 << 64) < 1 << 64
+    assert 0 <= FastRng(3).below(1 << 64) < 1 << 64
     with pytest.raises(ValueError, match="at most 2\\*\\*64"):
-        Rng(3).below((1 << 64) + 1)
+        FastRng(3).below((1 << 64) + 1)

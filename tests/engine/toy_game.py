@@ -24,7 +24,7 @@ from games.engine.cards import draw, replace_at
 from games.engine.log import LogEntry, entry, log_view
 from games.engine.options import OptionValue, bool_option, choice_option, int_option
 from games.engine.ranking import competition_ranks
-from games.engine.rng import Rng
+from games.engine.rng import RngState, resume
 from games.engine.seats import next_seat
 
 CARD_VALUES = tuple(range(1, 9))
@@ -34,7 +34,7 @@ MAX_HAND = 3
 @dataclass(frozen=True, slots=True)
 class ToyState:
     players: int
-    rng: int
+    rng: RngState
     scoring: str
     can_draw: bool
     values: tuple[tuple[str, int], ...]  # (card id, value) for every card, sorted by id
@@ -59,8 +59,8 @@ class ToyHighCard(Game[ToyState]):
     action_schemas = {"ready": {}, "play": {"card": TokenField()}, "draw": {}}
     state_type = ToyState
 
-    def setup(self, players: int, rng_state: int, options: dict[str, OptionValue]) -> ToyState:
-        rng = Rng(rng_state)
+    def setup(self, players: int, rng_state: RngState, options: dict[str, OptionValue]) -> ToyState:
+        rng = resume(rng_state)
         ids = rng.unique_tokens(len(CARD_VALUES))
         deck = rng.shuffled(ids)
         hand_size = int(options["hand_size"])

@@ -4,11 +4,14 @@ Many random matches of every game are played through the services, with a real
 socket open for every seat and for a spectator. Every frame each socket receives,
 and pages and API answers fetched along the way, are then checked two ways:
 
-- they never hold the match's secret seed, nor the state's generator value;
+- they never hold the match's secret seed, nor the state's generator state (its key);
 - they are exactly what the same viewer would get if the hidden parts of the game
   were different: the state is re-dealt by ``game.sample`` from the viewer's own
-  view and the viewer's part re-rendered from it. Had anything outside the view
-  reached the viewer (a card's value, a tile under its back), the two would differ.
+  view, **every id is renamed** to a fresh random one, and the viewer's part is
+  re-rendered from it; the two must agree up to the ids' names. Had anything outside
+  the view reached the viewer (a card's value, a tile under its back), or had an id
+  said anything besides naming a thing (its order, or its value, telling the deal),
+  the two would differ.
 """
 
 from __future__ import annotations
@@ -67,18 +70,60 @@ class Seen:
     body: str
 
 
+# An id: eight hex digits standing alone (a generator's 64-digit key does not match).
+_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{8}(?![0-9a-f])")
+
+
+def ids_in(data: Any) -> set[str]:
+    """The opaque ids in an encoded state, wherever they stand: as a value, or inside a
+    text (a log line, a log entry's facts kept as JSON text)."""
+    if isinstance(data, str):
+        return set(_ID.findall(data))
+    if isinstance(data, dict):
+        return {found for value in data.values() for found in ids_in(value)}
+    if isinstance(data, list):
+        return {found for value in data for found in ids_in(value)}
+    return set()
+
+
+def renamed(data: Any, names: dict[str, str]) -> Any:
+    """``data`` with every id renamed by ``names``, inside texts too."""
+    if isinstance(data, str):
+        return _ID.sub(lambda found: names.get(found.group(0), found.group(0)), data)
+    if isinstance(data, dict):
+        return {key: renamed(value, names) for key, value in data.items()}
+    if isinstance(data, list):
+        return [renamed(value, names) for value in data]
+    return data
+
+
+def up_to_id_names(html: str, ids: set[str]) -> str:
+    """``html`` with each id replaced by its order of first appearance: two pages that
+    differ only in what their ids are called come out the same."""
+    if not ids:
+        return html
+    order: dict[str, str] = {}
+    pattern = re.compile("|".join(sorted(ids)))
+    return pattern.sub(lambda found: order.setdefault(found.group(0), f"id#{len(order)}"), html)
+
+
 def what_the_viewer_would_see_with_other_hidden_parts(
     match: Match, snapshot: dict[str, Any], viewer: int | None, rng: random.Random
-) -> str:
+) -> tuple[str, set[str]]:
+    """The viewer's live part rendered from a re-dealt state whose ids are all new,
+    and those new ids."""
     game = get(match.game)
     state = game.decode(snapshot["state"])
-    resampled = game.sample(game.view(state, viewer), viewer, rng)
+    resampled = game.encode(game.sample(game.view(state, viewer), viewer, rng))
+    old_ids = sorted(ids_in(resampled))
+    new_ids = [f"{value:08x}" for value in rng.sample(range(1 << 32), len(old_ids))]
+    names = dict(zip(old_ids, new_ids, strict=True))
     other = copy.copy(match)
-    other.state, other.ply, other.status = game.encode(resampled), snapshot["ply"], snapshot["status"]
+    other.state, other.ply, other.status = renamed(resampled, names), snapshot["ply"], snapshot["status"]
     acc = access(
         match.pk, User.objects.get(pk=snapshot["users"][viewer]) if viewer is not None else _nobody()
     )
-    return normalised(live_html(replace(acc, match=other)))
+    return normalised(live_html(replace(acc, match=other))), set(new_ids)
 
 
 def _nobody() -> Any:
@@ -174,7 +219,8 @@ def check(match: Match, seen: list[Seen], snapshots: dict[int, dict[str, Any]], 
     checked = 0
     for item in seen:
         snapshot = snapshots[item.ply]
-        secrets = {str(snapshot["seed"]), str(snapshot["state"].get("rng", "no generator"))}
+        generator = snapshot["state"].get("rng")
+        secrets = {str(snapshot["seed"]), generator["key"] if isinstance(generator, dict) else str(generator)}
         for secret in secrets:
             assert secret not in item.body, (match.game, item.kind, item.viewer, "holds a secret")
         if item.kind == "api":
@@ -185,8 +231,18 @@ def check(match: Match, seen: list[Seen], snapshots: dict[int, dict[str, Any]], 
             state = game.decode(snapshot["state"])
             assert data["view"] == json.loads(json.dumps(game.view(state, item.viewer)))
             continue
-        expected = what_the_viewer_would_see_with_other_hidden_parts(match, snapshot, item.viewer, rng)
-        assert live_part(item.body) == live_part(expected), (match.game, item.kind, item.viewer, item.ply)
+        expected, new_ids = what_the_viewer_would_see_with_other_hidden_parts(
+            match, snapshot, item.viewer, rng
+        )
+        true_ids = ids_in(snapshot["state"])
+        assert up_to_id_names(live_part(item.body), true_ids) == up_to_id_names(
+            live_part(expected), new_ids
+        ), (
+            match.game,
+            item.kind,
+            item.viewer,
+            item.ply,
+        )
         checked += 1
     return checked
 

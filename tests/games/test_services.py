@@ -74,6 +74,20 @@ def test_a_match_with_an_invitation_waits_then_starts_when_the_invitee_accepts(a
     assert Seat.objects.filter(match=match, owes_decision=True).exists()
 
 
+def test_a_started_match_has_a_wide_secret_seed_kept_whole_that_rebuilds_its_first_state(
+    two_player_match: Match,
+) -> None:
+    stored = Match.objects.get(pk=two_player_match.pk)
+    assert stored.generator == "keyed"
+    # 256 random bits: shorter than 129 bits once in 2**127 matches.
+    assert isinstance(stored.seed, int) and 128 < stored.seed.bit_length() <= 256
+    assert stored.seed == two_player_match.seed  # not rounded through a 64-bit column
+    assert Match.objects.filter(seed=stored.seed).get() == stored
+    game = get(stored.game)
+    first = game.new(2, stored.seed, stored.options, generator=stored.generator)
+    assert game.encode(first) == stored.state  # no move made yet: the state is the deal
+
+
 def test_an_open_seat_is_taken_by_whoever_joins_first(ann: User, bob: User, make_person: Any) -> None:
     match = match_create(
         creator=ann, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")]

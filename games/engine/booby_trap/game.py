@@ -9,6 +9,7 @@ from games.engine.actions import ActionSchemas, TokenField
 from games.engine.base import Game
 from games.engine.errors import IllegalAction
 from games.engine.options import Option, OptionValue, choice_option
+from games.engine.rng import RngState
 
 from . import rules
 from .sample import sample_state
@@ -46,7 +47,7 @@ class BoobyTrap(Game[BoobyTrapState]):
     }
     state_type = BoobyTrapState
 
-    def setup(self, players: int, rng_state: int, options: dict[str, OptionValue]) -> BoobyTrapState:
+    def setup(self, players: int, rng_state: RngState, options: dict[str, OptionValue]) -> BoobyTrapState:
         variant = str(options["variant"])
         if players == 1:
             if variant in (SIZE_ORDER, NO_PASS):

@@ -12,7 +12,7 @@ from typing import Any
 from games.engine.errors import IllegalAction
 from games.engine.log import LogEntry, entry
 from games.engine.ranking import competition_ranks
-from games.engine.rng import Rng
+from games.engine.rng import Rng, RngState, resume
 from games.engine.seats import next_seat
 
 from . import physics
@@ -33,8 +33,8 @@ from .state import (
 # -- Setup -----------------------------------------------------------------------
 
 
-def new_game(players: int, rng_state: int, variant: str, values: tuple[int, int, int]) -> BoobyTrapState:
-    rng = Rng(rng_state)
+def new_game(players: int, rng_state: RngState, variant: str, values: tuple[int, int, int]) -> BoobyTrapState:
+    rng = resume(rng_state)
     made = physics.random_make_up(rng)
     ids = rng.unique_tokens(len(made))
     settled = physics.release(tuple(disc for _, disc in made))
@@ -264,7 +264,7 @@ def take(state: BoobyTrapState, seat: int, piece_id: str) -> BoobyTrapState:
     else:
         pieces[index] = replace(taken, where=KEPT, keeper=seat)
 
-    rng = Rng(state.rng)
+    rng = resume(state.rng)
     new_pieces = _after_settle(tuple(pieces), settled, rng)
     penalties = state.penalties
     trips = state.trips

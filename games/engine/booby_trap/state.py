@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engine.log import LogEntry
+from games.engine.rng import RngState
 
 from .physics import Disc
 
@@ -57,7 +58,7 @@ class BoobyTrapState:
     players: int
     variant: str
     values: tuple[int, int, int]  # per size: small, medium, large
-    rng: int
+    rng: RngState
     pieces: tuple[Piece, ...]
     bar_y: float  # the bar's edge at rest, inches from the far wall
     arrangement: int  # how many times the tray has settled (readings hold within one)

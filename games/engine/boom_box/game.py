@@ -12,6 +12,7 @@ from games.engine.boom_box.state import CLAIMS, BoomBoxState
 from games.engine.boom_box.view import build_view, sample_state
 from games.engine.errors import IllegalAction
 from games.engine.options import OptionValue
+from games.engine.rng import RngState
 from games.engine.seats import check_seat
 
 
@@ -29,7 +30,7 @@ class BoomBox(Game[BoomBoxState]):
         "remove": {"box": TokenField()},
     }
 
-    def setup(self, players: int, rng_state: int, options: dict[str, OptionValue]) -> BoomBoxState:
+    def setup(self, players: int, rng_state: RngState, options: dict[str, OptionValue]) -> BoomBoxState:
         return rules.new_state(players, rng_state)
 
     def players(self, state: BoomBoxState) -> int:

@@ -26,11 +26,11 @@ from games.engine.boom_box.state import (
 from games.engine.cards import replace_at
 from games.engine.errors import IllegalAction
 from games.engine.ranking import competition_ranks
-from games.engine.rng import Rng
+from games.engine.rng import RngState, resume
 
 
-def new_state(players: int, rng_state: int) -> BoomBoxState:
-    rng = Rng(rng_state)
+def new_state(players: int, rng_state: RngState) -> BoomBoxState:
+    rng = resume(rng_state)
     ids = rng.unique_tokens(players * len(BOX_SET))
     boxes: list[Box] = []
     for seat in range(players):
@@ -167,7 +167,7 @@ def set_aside_box(state: BoomBoxState, seat: int, box_id: str) -> BoomBoxState:
     state = replace(state, start_lines=replace_at(state.start_lines, seat, line), log=log)
     if not all(state.start_lines):
         return state
-    rng = Rng(state.rng)
+    rng = resume(state.rng)
     first = rng.below(state.players)
     return replace(
         state,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from games.engine.log import LogEntry
+from games.engine.rng import RngState
 
 BOOM = 0
 # Gems per box of one player's set: 2 Booms, 3 one-gem boxes, 1 two-gem box.
@@ -49,7 +50,7 @@ class Removal:
 @dataclass(frozen=True, slots=True)
 class BoomBoxState:
     players: int
-    rng: int
+    rng: RngState
     phase: str  # a Phase
     boxes: tuple[Box, ...]  # every box of the game, ordered by id
     # Per seat. During setup a Start Line is empty until both boxes are set aside.

@@ -14,6 +14,7 @@ from games.engine.dont_go_boom.state import CHOOSE, DECIDE, DRAW, FLIP, FROM_DEC
 from games.engine.dont_go_boom.views import build_view, to_act
 from games.engine.options import Option, OptionValue, int_option
 from games.engine.ranking import competition_ranks
+from games.engine.rng import RngState
 
 _POSITION = IntField(0, GRID_SIZE - 1)
 _SEAT = IntField(0, 5)
@@ -39,7 +40,7 @@ class DontGoBoom(Game[DontGoBoomState]):
     }
     state_type = DontGoBoomState
 
-    def setup(self, players: int, rng_state: int, options: dict[str, OptionValue]) -> DontGoBoomState:
+    def setup(self, players: int, rng_state: RngState, options: dict[str, OptionValue]) -> DontGoBoomState:
         return rounds.new_game(players, rng_state, int(options["rounds"]))
 
     def players(self, state: DontGoBoomState) -> int:

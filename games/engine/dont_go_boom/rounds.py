@@ -37,7 +37,7 @@ from games.engine.dont_go_boom.state import (
 )
 from games.engine.errors import IllegalAction
 from games.engine.log import LogEntry, entry
-from games.engine.rng import Rng
+from games.engine.rng import RngState, resume
 from games.engine.seats import next_seat, seats_from
 
 _ALL_DOWN = (False,) * GRID_SIZE
@@ -47,7 +47,7 @@ _ALL_UP = (True,) * GRID_SIZE
 # -- setup ---------------------------------------------------------------------
 
 
-def new_game(players: int, rng_state: int, rounds: int) -> DontGoBoomState:
+def new_game(players: int, rng_state: RngState, rounds: int) -> DontGoBoomState:
     empty = DontGoBoomState(
         players=players,
         rounds=rounds,
@@ -76,7 +76,7 @@ def new_game(players: int, rng_state: int, rounds: int) -> DontGoBoomState:
 
 
 def _deal_round(state: DontGoBoomState, round_number: int) -> DontGoBoomState:
-    rng = Rng(state.rng)
+    rng = resume(state.rng)
     ids = rng.unique_tokens(CARD_COUNT)
     grids, deck = deal(rng.shuffled(range(CARD_COUNT)), state.players, GRID_SIZE)
     note = entry(
@@ -136,7 +136,7 @@ def _start_play(state: DontGoBoomState) -> DontGoBoomState:
         entry("revealed", None, "Cards turn face up: " + "; ".join(parts) + ".", {"revealed": revealed}),
     ]
 
-    rng = Rng(state.rng)
+    rng = resume(state.rng)
     deck = state.deck
     public_deck: set[int] = set()
     # Ruling: a bomb turned to start the discard pile goes back into the deck,

@@ -35,7 +35,7 @@ from games.engine.dont_go_boom.state import (
 )
 from games.engine.errors import IllegalAction
 from games.engine.log import LogEntry, entry
-from games.engine.rng import Rng
+from games.engine.rng import resume
 
 # -- a turn ----------------------------------------------------------------------
 
@@ -77,7 +77,7 @@ def _reshuffle_if_empty(state: DontGoBoomState) -> DontGoBoomState:
     """Ruling: an empty deck is rebuilt from the discard pile, its top card staying."""
     if state.deck:
         return state
-    rng = Rng(state.rng)
+    rng = resume(state.rng)
     deck, discard = reshuffle_under_top(state.discard, rng)
     note = entry(
         "reshuffled",

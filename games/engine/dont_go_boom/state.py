@@ -7,6 +7,7 @@ from operator import attrgetter
 from typing import Any, Final
 
 from games.engine.log import LogEntry
+from games.engine.rng import RngState
 
 # Phases. "choose" is the simultaneous first flip; a turn is "draw", then "decide"
 # (holding a card), then "flip" only after discarding a card drawn from the deck.
@@ -29,7 +30,7 @@ class DontGoBoomState:
     players: int
     rounds: int  # the `rounds` option
     round: int  # 1-based, the round being played (the last one when over)
-    rng: int
+    rng: RngState
     # Card index -> opaque id, redrawn every round so that a card seen in one round
     # is not recognised face down in the next.
     ids: tuple[str, ...]

@@ -22,7 +22,7 @@ from games.engine.go_fox.state import HAND_SIZE, NUMBER_OF, GoFoxState, deal_ent
 from games.engine.log import LogEntry, log_view
 from games.engine.options import OptionValue
 from games.engine.ranking import competition_ranks
-from games.engine.rng import Rng
+from games.engine.rng import RngState, resume
 from games.engine.seats import next_seat
 from games.engine.word_cards import CARD_COUNT, NUMBERS, WORDS, word_card_json, word_card_view, word_json
 from games.engine.word_cards.facts import json_list, json_object, json_text, logged
@@ -42,8 +42,8 @@ class GoFox(Game[GoFoxState]):
 
     # -- setup and turns -----------------------------------------------------
 
-    def setup(self, players: int, rng_state: int, options: dict[str, OptionValue]) -> GoFoxState:
-        rng = Rng(rng_state)
+    def setup(self, players: int, rng_state: RngState, options: dict[str, OptionValue]) -> GoFoxState:
+        rng = resume(rng_state)
         ids = rng.unique_tokens(CARD_COUNT)
         dealt, pile = deal(rng.shuffled(range(CARD_COUNT)), players, HAND_SIZE)
         hands = tuple(tuple(sorted(hand, key=hand_order)) for hand in dealt)

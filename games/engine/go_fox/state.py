@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.engine.log import LogEntry
+from games.engine.rng import RngState
 from games.engine.word_cards import WORDS, word_card_json, word_json
 from games.engine.word_cards.facts import json_list, json_object, json_text, logged
 
@@ -20,7 +21,7 @@ HAND_SIZE = 5
 @dataclass(frozen=True, slots=True)
 class GoFoxState:
     players: int
-    rng: int
+    rng: RngState
     ids: tuple[str, ...]  # opaque id per card index
     hands: tuple[tuple[int, ...], ...]  # per seat, sorted by number then colour
     pile: tuple[int, ...]  # the pick-up pile, top first

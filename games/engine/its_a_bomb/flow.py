@@ -63,7 +63,7 @@ from games.engine.its_a_bomb.state import (
     Line,
 )
 from games.engine.log import LogEntry
-from games.engine.rng import Rng
+from games.engine.rng import Rng, resume
 
 # The same canonical JSON as ``log.entry`` writes, with one encoder built once:
 # entries are written on every action of every playout a bot runs.
@@ -108,7 +108,7 @@ def let_pass(draft: Draft) -> None:
 def _give_information(draft: Draft) -> None:
     assert draft.asked is not None
     disturbed = draft.disturbances > 0
-    rng = Rng(draft.rng)
+    rng = resume(draft.rng)
     for line, is_extra in ((draft.asked, False), (draft.extra, True)):
         if line is None:
             continue

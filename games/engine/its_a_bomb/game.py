@@ -21,6 +21,7 @@ from games.engine.its_a_bomb.scenarios import (
 from games.engine.its_a_bomb.state import LINE_KINDS, State
 from games.engine.its_a_bomb.view import view
 from games.engine.options import Option, OptionValue, choice_option
+from games.engine.rng import RngState
 
 _GRID = IntField(0, MAX_GRIDS - 1)
 _ROW = IntField(0, MAX_ROWS - 1)
@@ -59,7 +60,7 @@ class ItsABomb(Game[State]):
         "standing_pass": {"consultant": _CONSULTANT},
     }
 
-    def setup(self, players: int, rng_state: int, options: dict[str, OptionValue]) -> State:
+    def setup(self, players: int, rng_state: RngState, options: dict[str, OptionValue]) -> State:
         return rules.setup(players, rng_state, str(options["scenario"]))
 
     def players(self, state: State) -> int:

@@ -63,14 +63,14 @@ from games.engine.its_a_bomb.state import (
     TileFact,
     TileRef,
 )
-from games.engine.rng import Rng
+from games.engine.rng import RngState, resume
 
 # -- setup ---------------------------------------------------------------------------
 
 
-def setup(players: int, rng_state: int, scenario_slug: str) -> State:
+def setup(players: int, rng_state: RngState, scenario_slug: str) -> State:
     scenario = SCENARIO_BY_SLUG[scenario_slug]
-    rng = Rng(rng_state)
+    rng = resume(rng_state)
     grids = tuple(
         Grid(spec.rows, spec.columns, rng.shuffled(spec.tiles), (False,) * (spec.rows * spec.columns))
         for spec in scenario.grids

@@ -6,6 +6,7 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 
 from games.engine.log import LogEntry
+from games.engine.rng import RngState
 
 CRISIS_UNIT = 0
 
@@ -91,7 +92,7 @@ class HeldConsultant:
 class State:
     scenario: str
     players: int
-    rng: int
+    rng: RngState
     grids: tuple[Grid, ...]
     countdown: tuple[str, ...]  # top first; the Explosion is always last
     discard: tuple[str, ...]  # top (most recently discarded) first
@@ -128,7 +129,7 @@ class Draft:
 
     scenario: str
     players: int
-    rng: int
+    rng: RngState
     grids: tuple[Grid, ...]
     countdown: tuple[str, ...]
     discard: tuple[str, ...]

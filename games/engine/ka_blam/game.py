@@ -29,7 +29,7 @@ from games.engine.ka_blam.state import KaBlamState
 from games.engine.log import log_view
 from games.engine.options import OptionValue, choice_option, int_option
 from games.engine.ranking import competition_ranks
-from games.engine.rng import Rng
+from games.engine.rng import RngState, resume
 from games.engine.word_cards import WORDS
 
 
@@ -65,8 +65,8 @@ class KaBlam(Game[KaBlamState]):
 
     # -- setup and turns -----------------------------------------------------
 
-    def setup(self, players: int, rng_state: int, options: dict[str, OptionValue]) -> KaBlamState:
-        rng = Rng(rng_state)
+    def setup(self, players: int, rng_state: RngState, options: dict[str, OptionValue]) -> KaBlamState:
+        rng = resume(rng_state)
         ids = rng.unique_tokens(CARD_COUNT)
         length, target = options["length"], options["target"]
         assert isinstance(length, str) and isinstance(target, int)

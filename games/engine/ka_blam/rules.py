@@ -42,7 +42,7 @@ from games.engine.ka_blam.state import (
     draw_entry,
 )
 from games.engine.log import LogEntry
-from games.engine.rng import Rng
+from games.engine.rng import Rng, resume
 from games.engine.seats import next_seat
 from games.engine.word_cards.facts import json_list, json_object, json_text, logged
 
@@ -264,7 +264,7 @@ def _draw_cards(move: _Move, seat: int, count: int, reason: str) -> bool:
         if not pile:
             if len(move.discard) < 2:
                 break
-            rng = Rng(move.rng)
+            rng = resume(move.rng)
             pile, move.discard = reshuffle_under_top(move.discard, rng)
             move.rng = rng.state
             move.entries.append(
@@ -330,7 +330,7 @@ def _end_round(move: _Move, winner: int, reason: str) -> KaBlamState:
         state.players,
         state.length,
         state.target,
-        Rng(state.rng),
+        resume(state.rng),
         state.ids,
         scores,
         state.round + 1,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from games.engine.ka_blam.cards import card_json, card_text, spoken, words_json
 from games.engine.log import LogEntry
+from games.engine.rng import RngState
 from games.engine.word_cards.facts import json_list, json_object, json_text, logged
 
 HAND_SIZE = 5
@@ -41,7 +42,7 @@ class KaBlamState:
     players: int
     length: str  # "long" or "short"
     target: int  # the points that end a long game
-    rng: int
+    rng: RngState
     ids: tuple[str, ...]  # opaque id per card
     scores: tuple[int, ...]
     round: int  # 1, 2, ...

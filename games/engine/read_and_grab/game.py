@@ -19,7 +19,7 @@ from games.engine.errors import IllegalAction
 from games.engine.log import LogEntry, entry, log_view
 from games.engine.options import OptionValue
 from games.engine.ranking import competition_ranks
-from games.engine.rng import Rng
+from games.engine.rng import RngState, resume
 from games.engine.seats import next_seat
 from games.engine.word_cards import (
     CARD_COUNT,
@@ -41,7 +41,7 @@ _EMPTY_SETS: tuple[tuple[int, ...], ...] = tuple(_NO_CARDS for _ in NUMBERS)
 @dataclass(frozen=True, slots=True)
 class ReadAndGrabState:
     players: int
-    rng: int
+    rng: RngState
     ids: tuple[str, ...]  # opaque id per card index
     middle: tuple[int, ...]  # face down, top first
     # Per seat, per number (index number - 1): the cards of that seat's incomplete set.
@@ -71,8 +71,8 @@ class ReadAndGrab(Game[ReadAndGrabState]):
 
     # -- setup and turns -----------------------------------------------------
 
-    def setup(self, players: int, rng_state: int, options: dict[str, OptionValue]) -> ReadAndGrabState:
-        rng = Rng(rng_state)
+    def setup(self, players: int, rng_state: RngState, options: dict[str, OptionValue]) -> ReadAndGrabState:
+        rng = resume(rng_state)
         ids = rng.unique_tokens(CARD_COUNT)
         middle = rng.shuffled(range(CARD_COUNT))
         first = next_seat(0, players)

@@ -26,7 +26,7 @@ from games.engine.dont_go_boom.cards import (
     VALUE,
 )
 from games.engine.dont_go_boom.state import CHOOSE, DRAW, FROM_DECK, NO_CARD, NO_SEAT
-from games.engine.rng import Rng, seed_state
+from games.engine.rng import FastRng, fast_state
 
 GAME = DontGoBoom()
 
@@ -109,8 +109,8 @@ def scenario(
         players=players,
         rounds=rounds,
         round=round_number,
-        rng=seed_state(seed),
-        ids=Rng(seed_state(seed + 1)).unique_tokens(CARD_COUNT),
+        rng=fast_state(seed),
+        ids=FastRng(fast_state(seed + 1)).unique_tokens(CARD_COUNT),
         grids=grid_indices,
         face_up=tuple(face for _, face in parsed),
         peeked=tuple(
