@@ -27,6 +27,7 @@ The secrecy of a match rests on its seed: the site draws 256 bits from ``secrets
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -176,7 +177,7 @@ class Rng:
 
 _DEAL = b"deal"  # BLAKE2b personalisations: the two streams never share an input
 _IDS = b"ids"
-_WORDS_PER_BLOCK = 8  # one 64-byte BLAKE2b output = eight 64-bit words
+_EIGHT_WORDS = struct.Struct("<8Q").unpack  # one 64-byte BLAKE2b output = eight 64-bit words
 _TOKENS_PER_BLOCK = 16  # ... or sixteen 32-bit ids
 
 
@@ -185,8 +186,8 @@ def _block(key: bytes, stream: bytes, index: int) -> bytes:
 
 
 class KeyedRng(Rng):
-    """BLAKE2b in counter mode: word ``i`` of the dealing stream is part of
-    BLAKE2b(key, "deal", i // 8), id ``j`` part of BLAKE2b(key, "ids", j // 16).
+    """BLAKE2b in counter mode: word ``i`` of the dealing stream is word ``i % 8`` of
+    BLAKE2b(key, "deal", i // 8), and id ``j`` is 4 bytes of BLAKE2b(key, "ids", j // 16).
     A keyed hash's outputs are unpredictable without the key, so no number of them
     tells another; the counters make the stream a pure function of the state."""
 
@@ -208,13 +209,12 @@ class KeyedRng(Rng):
 
     def next64(self) -> int:
         drawn = self._drawn
-        index, offset = divmod(drawn, _WORDS_PER_BLOCK)
-        if index != self._words_index:
-            block = _block(self._key, _DEAL, index)
-            self._words = tuple(int.from_bytes(block[at : at + 8], "little") for at in range(0, 64, 8))
-            self._words_index = index
         self._drawn = drawn + 1
-        return self._words[offset]
+        index = drawn >> 3  # _WORDS_PER_BLOCK is 8
+        if index != self._words_index:
+            self._words = _EIGHT_WORDS(_block(self._key, _DEAL, index))
+            self._words_index = index
+        return self._words[drawn & 7]
 
     def token(self) -> str:
         minted = self._minted
