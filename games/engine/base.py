@@ -91,7 +91,10 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> S:
-        """A full state consistent with ``view`` (``seat=None``: a spectator's view)."""
+        """A full state consistent with ``view`` (``seat=None``: a spectator's view).
+
+        Its generator state is a fast one (``rng.getrandbits(64)``, a ``FastRng``): a
+        bot deals it for itself, nothing in it is secret, and search speed counts."""
 
     # -- what each game implements -------------------------------------------
 
