@@ -130,7 +130,17 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Every wait on the broker is bounded, so that a request queueing a task (a bot's
+# turn) never hangs on a Redis that is down or stuck: connecting, reading and
+# writing each give up after a few seconds, and publishing retries briefly. A
+# task that could not be queued is picked up again by the sweep below.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2.0
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "socket_timeout": 5.0,
+    "socket_connect_timeout": 2.0,
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
 CELERY_TIMEZONE = "UTC"
 # A bot turn whose task was lost (a dead worker, a broker restart) is queued again
 # by this sweep once it has waited BOT_TURN_STALE_SECONDS.

@@ -14,7 +14,6 @@ import secrets
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Literal
 
 from django.db import transaction
@@ -387,23 +386,36 @@ def chat_post(*, match_id: int, user: User, text: Any) -> ChatMessage:
             if seat.index in view.get("chat_closed_seats", ()):
                 raise MatchError("chat_closed", "Your role keeps silent while the game runs.")
         message = ChatMessage.objects.create(match=match, user=user, text=text)
-        _after_commit(partial(_send_chat, match.pk, message.pk))
+        _after_commit(_send_chat, match.pk, message.pk)
     return message
 
 
 # -- after commit -----------------------------------------------------------------------
 
 
-def _after_commit(callback: Callable[[], None]) -> None:
-    # robust: the move is stored whatever happens to a doorbell; clients refetch.
-    transaction.on_commit(callback, robust=True)
+def _after_commit(callback: Callable[..., None], *arguments: int) -> None:
+    """Run ``callback(*arguments)`` once the transaction has committed; if it fails
+    (Redis down, the broker unreachable), log it and go on: what was written is
+    stored and answered as stored. Sockets refetch when they reconnect, and a bot turn
+    that could not be queued is queued again by the sweep."""
+
+    def run() -> None:
+        try:
+            callback(*arguments)
+        except Exception:
+            logger.exception("after commit: %s%r failed; the write stands", callback.__name__, arguments)
+
+    # Our own guard rather than on_commit(robust=True): Django's robust handler logs
+    # the callback's __qualname__, which a functools.partial lacks, so it raised
+    # instead (a stored move answered 500) and skipped the callbacks after it.
+    transaction.on_commit(run)
 
 
 def _announce(match: Match) -> None:
     """After commit: ring the match's doorbell and queue any bot turn now owed."""
-    _after_commit(partial(_ring, match.pk, match.ply))
+    _after_commit(_ring, match.pk, match.ply)
     if match.status == Match.Status.RUNNING:
-        _after_commit(partial(_queue_bot_turn, match.pk, match.ply))
+        _after_commit(_queue_bot_turn, match.pk, match.ply)
 
 
 def _ring(match_id: int, ply: int) -> None:
