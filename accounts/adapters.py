@@ -6,6 +6,8 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
 from django.core.exceptions import PermissionDenied
 
+from accounts.names import username_checked
+
 RESERVED_USERNAME_PREFIXES = ("bot-", "bot_")
 
 
@@ -14,7 +16,19 @@ class AccountAdapter(DefaultAccountAdapter):
         username = super().clean_username(username, shallow=shallow)
         if username.lower().startswith(RESERVED_USERNAME_PREFIXES):
             raise forms.ValidationError("Usernames starting with “bot-” are kept for the site's bots.")
+        if not shallow:  # shallow: no database lookups (allauth's username generation)
+            # A username is shown as the player's name until they pick a display name.
+            username_checked(username)
         return username
+
+    def _get_login_attempts_cache_key(self, request: Any, **credentials: Any) -> str:
+        # The key of the per-account "login_failed" limit. allauth's puts the request's
+        # host in it, and Django accepts any port in Host, so every "localhost:N" was a
+        # fresh allowance for the same account. One site, so the login alone. It stays
+        # the login as typed (username or email), not the account it names: sharing a
+        # lock between the two would tell a stranger which email belongs to which name.
+        login = credentials.get("email", credentials.get("username", ""))
+        return f"login:{login.lower()}"
 
     def pre_login(self, request: Any, user: Any, **kwargs: Any) -> Any:
         # A second guard besides the backends: no flow (email confirmation,

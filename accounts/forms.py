@@ -1,6 +1,7 @@
 from django import forms
 
 from accounts.models import User
+from accounts.names import display_name_checked
 
 
 class AccountSettingsForm(forms.ModelForm):
@@ -10,7 +11,4 @@ class AccountSettingsForm(forms.ModelForm):
         labels = {"display_name": "Display name", "time_zone": "Time zone"}
 
     def clean_display_name(self) -> str:
-        name: str = self.cleaned_data["display_name"].strip()
-        if name.lower().endswith(" bot"):
-            raise forms.ValidationError("Names ending in “Bot” are kept for the site's bots.")
-        return name
+        return display_name_checked(self.cleaned_data["display_name"], user=self.instance)

@@ -10,12 +10,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import ApiToken, User
+from accounts.names import display_name_checked
 
 DEMO_ADMIN_USERNAME = "admin"
 
 
 def user_update_settings(*, user: User, display_name: str, time_zone: str) -> User:
-    user.display_name = display_name
+    """Raises ``ValidationError`` for a name the rules refuse (``accounts.names``) or a bad time zone."""
+    user.display_name = display_name_checked(display_name, user=user)
     user.time_zone = time_zone
     user.full_clean(exclude=["password"])
     user.save(update_fields=["display_name", "time_zone"])

@@ -12,13 +12,21 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import OriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from boomsite.client_address import ClientAddressASGIMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Exactly the site's own origins, scheme and port included (boomsite/origins.py).
+        # The client behind TRUSTED_PROXIES in scope["client"], as HTTP has it in REMOTE_ADDR.
+        "websocket": ClientAddressASGIMiddleware(
+            OriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns)), settings.SOCKET_ALLOWED_ORIGINS
+            )
+        ),
     }
 )

@@ -7,6 +7,7 @@ configuring Django.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -69,9 +70,40 @@ def env_bool(name: str, default: bool) -> bool:
     raise ValueError(f"{name} must be true or false, not {raw!r}")
 
 
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    """A whole number from the environment; anything else stops the process at start."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, not {raw!r}")
+    return value
+
+
+def env_str(name: str, default: str) -> str:
+    """A text setting; unset or blank means the default."""
+    raw = os.environ.get(name, "").strip()
+    return raw or default
+
+
 def env_list(name: str, default: str) -> list[str]:
     raw = os.environ.get(name)
     return [item.strip() for item in (default if raw is None else raw).split(",") if item.strip()]
+
+
+def env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Comma-separated IP addresses (each a network of one) or CIDR networks; empty by default."""
+    networks = []
+    for item in env_list(name, ""):
+        try:
+            networks.append(ipaddress.ip_network(item))
+        except ValueError as error:
+            raise ValueError(f"{name}: {item!r} is not an IP address or CIDR network ({error})") from None
+    return networks
 
 
 def embedded_secret_key() -> str:

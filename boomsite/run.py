@@ -112,7 +112,12 @@ def children(host: str, port: str) -> list[Child]:
     python = sys.executable
     bin_dir = os.path.dirname(python)
     return [
-        Child("web", [os.path.join(bin_dir, "daphne"), "-b", host, "-p", port, "boomsite.asgi:application"]),
+        # --no-server-name: no "Server: daphne" banner on answers and socket handshakes.
+        Child(
+            "web",
+            [os.path.join(bin_dir, "daphne"), "--no-server-name", "-b", host, "-p", port,
+             "boomsite.asgi:application"],
+        ),
         Child(
             "worker",
             [python, "-m", "celery", "-A", "boomsite", "worker", "--loglevel", "INFO",
@@ -126,6 +131,10 @@ def children(host: str, port: str) -> list[Child]:
 def main() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = os.environ.get("PORT", "8000")
+    # Links in emails and the match socket's origin check need the address people
+    # open; unless it is given, it is where Daphne listens (loopback for 0.0.0.0).
+    listening = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    os.environ.setdefault("SITE_URL", f"http://{listening}:{port}")
     stopping = threading.Event()
 
     def request_stop(signum: int, frame: object) -> None:

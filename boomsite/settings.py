@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from boomsite import config
 from boomsite.mail import email_settings
+from boomsite.origins import socket_origins
 
 BASE_DIR = config.BASE_DIR
 VAR_DIR = config.var_dir()
@@ -30,6 +31,8 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = config.env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = config.env_list("CSRF_TRUSTED_ORIGINS", "")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The match socket accepts exactly these origins (scheme, host and port): boomsite/origins.py.
+SOCKET_ALLOWED_ORIGINS = socket_origins(SITE_URL, CSRF_TRUSTED_ORIGINS)
 
 INSTALLED_APPS = [
     "daphne",
@@ -49,7 +52,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that everything after it sees the client behind TRUSTED_PROXIES.
+    "boomsite.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every HTML response (issue 19, item 10; boomsite/security.py).
+    "boomsite.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -105,22 +112,30 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- Redis: channel layer, cache, Celery broker ------------------------------
 REDIS_URL = config.redis_url()
+# -- deployment hygiene (issue 19, item 10): where the cache and the channel layer
+# keep their keys, so two deployments can share one Redis server (README: Configuration).
+# The cache's database is cleared whole by cache.clear() (FLUSHDB), whatever the prefix.
+CACHE_REDIS_DB = config.env_int("CACHE_REDIS_DB", 1)
+CACHE_KEY_PREFIX = config.env_str("CACHE_KEY_PREFIX", "boomsite")
+CHANNEL_LAYER_PREFIX = config.env_str("CHANNEL_LAYER_PREFIX", "boomsite")
+# -- end of deployment hygiene (Redis) --
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
         # channels-redis blocks for in BZPOPMIN: every socket idle for 5 s then died
         # with "Timeout reading". The read timeout must outlast that block.
-        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}], "prefix": "boomsite"},
+        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}], "prefix": CHANNEL_LAYER_PREFIX},
     }
 }
-# The cache (rate limits, sessions stay in the database) lives in database 1 of
-# the same server, so clearing it never touches Celery's queues or the channels.
+# The cache (rate limits, sessions stay in the database) lives in its own database
+# of the same server (CACHE_REDIS_DB, 1 by default), so clearing it never touches
+# Celery's queues or the channels.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": config.redis_url_with_db(REDIS_URL, 1),
-        "KEY_PREFIX": "boomsite",
+        "LOCATION": config.redis_url_with_db(REDIS_URL, CACHE_REDIS_DB),
+        "KEY_PREFIX": CACHE_KEY_PREFIX,
     }
 }
 
@@ -140,7 +155,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": 5.0,
     "socket_connect_timeout": 2.0,
 }
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
 CELERY_TIMEZONE = "UTC"
 # A bot turn whose task was lost (a dead worker, a broker restart) is queued again
 # by this sweep once it has waited BOT_TURN_STALE_SECONDS.
@@ -174,11 +194,20 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_USER_DISPLAY = "accounts.models.display_name_of"
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
-    "login_failed": "10/m/ip,5/5m/key",
+    # The account's limit comes first: once it refuses, the address's is not
+    # consumed, so one account's failures (at most 5) never lock out the others
+    # behind the same address, while 10 a minute still stops one address spraying.
+    "login_failed": "5/5m/key,10/m/ip",
     "signup": "10/h/ip",
     "reset_password": "20/m/ip,5/m/key",
 }
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Boomsite] "
+
+# -- client address behind proxies (issue 19) --------------------------------
+# Behind a proxy every request comes from the proxy's address. X-Forwarded-For is
+# believed only from these proxies (boomsite/client_address.py); empty trusts nobody.
+# A value that is not an IP address or CIDR network stops the start.
+TRUSTED_PROXIES = config.env_networks("TRUSTED_PROXIES")
 
 # -- email ------------------------------------------------------------------
 globals().update(email_settings(os.environ.get("EMAIL_URL", ""), VAR_DIR / "mail"))

@@ -1,10 +1,40 @@
-"""The admin: matches are read-mostly here; play goes through the site's services."""
+"""The admin: matches are read-mostly here; play goes through the site's services.
+
+Staff see of a match what a spectator could: never the seed or the state, and a move
+as the public log tells it, not its raw action (which may hold a secret choice, such
+as the boxes a Boom Box player set aside). A superuser may ask for the raw action of
+one move at a time (``?secret=1`` on its page, which a link offers); nobody may
+filter or search by what is hidden, since a filter that counts answers is an oracle.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+from typing import Any
+
 from django.contrib import admin
+from django.contrib.admin.exceptions import DisallowedModelAdminLookup
+from django.http import HttpRequest, HttpResponse
+from django.utils.html import format_html, format_html_join
 
 from games.models import ChatMessage, Match, Move, Seat
+from games.selectors import move_public_log
+
+logger = logging.getLogger(__name__)
+
+# The query parameter with which a superuser asks for a move's raw action.
+SHOW_SECRET_PARAMETER = "secret"
+
+
+def _asks_for_secret(request: HttpRequest) -> bool:
+    return request.GET.get(SHOW_SECRET_PARAMETER) == "1"
+
+
+def _refuse_lookups_on(hidden: tuple[str, ...], lookup: str) -> None:
+    """Raise for a changelist filter on a hidden field (``?seed__startswith=1``, ``?action__box=...``)."""
+    if lookup.split("__", 1)[0] in hidden:
+        raise DisallowedModelAdminLookup(f"Filtering on {lookup} is not allowed.")
 
 
 class SeatInline(admin.TabularInline):
@@ -22,6 +52,7 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ("id", "created_by__username", "seats__user__username")
     # The seed and state stay out of the admin too: they would show every hidden card.
     exclude = ("seed", "state")
+    hidden_fields = ("seed", "state")
     readonly_fields = (
         "game",
         "options",
@@ -34,11 +65,65 @@ class MatchAdmin(admin.ModelAdmin):
     )
     inlines = [SeatInline]
 
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        _refuse_lookups_on(self.hidden_fields, lookup)
+        return super().lookup_allowed(lookup, value, request)
+
 
 @admin.register(Move)
 class MoveAdmin(admin.ModelAdmin):
+    """Moves are made by play, never here: the admin only shows them."""
+
     list_display = ("match", "ply", "seat", "user", "created_at")
-    readonly_fields = ("match", "ply", "seat", "action", "user", "action_id")
+    fields = ("match", "ply", "seat", "user", "action_id", "created_at", "public_log")
+    readonly_fields = (*fields, "offer_raw_action", "raw_action")
+    hidden_fields = ("action",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Move | None = None) -> bool:
+        return False
+
+    def get_fields(self, request: HttpRequest, obj: Move | None = None) -> tuple[str, ...]:
+        # Staff who are not superusers get neither the raw action nor the offer of it.
+        if not request.user.is_superuser:
+            return self.fields
+        return (*self.fields, "raw_action" if _asks_for_secret(request) else "offer_raw_action")
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        if request.user.is_superuser and _asks_for_secret(request):
+            logger.info("%s was shown the raw action of move %s", request.user, object_id)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        _refuse_lookups_on(self.hidden_fields, lookup)
+        return super().lookup_allowed(lookup, value, request)
+
+    @admin.display(description="in the public log")
+    def public_log(self, move: Move) -> str:
+        texts = move_public_log(move)
+        if texts is None:
+            return "(this match no longer replays under the current rules)"
+        if not texts:
+            return "(nothing: the public log tells of this move later, or never)"
+        return format_html("<ul>{}</ul>", format_html_join("", "<li>{}</li>", ((text,) for text in texts)))
+
+    @admin.display(description="raw action")
+    def offer_raw_action(self, move: Move) -> str:
+        return format_html(
+            '<a href="?{}=1">Show the raw action</a> (it may hold a secret choice)', SHOW_SECRET_PARAMETER
+        )
+
+    @admin.display(description="raw action (secret)")
+    def raw_action(self, move: Move) -> str:
+        return format_html("<pre>{}</pre>", json.dumps(move.action, indent=2, sort_keys=True))
 
 
 @admin.register(ChatMessage)

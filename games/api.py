@@ -8,20 +8,28 @@ token and a browser cannot be tricked into calling them. Errors are
 
 from __future__ import annotations
 
-import json
+import hashlib
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import User
 from accounts.services import api_token_user
+from boomsite import rate_limit
 from games import selectors, services
+from games.inputs import BadInput, parse_json
 
 MAX_BODY_BYTES = 16 * 1024
+# Per token (**Decision**): a program polling every second and playing as fast as a
+# person clicks stays far inside; a flood (the security test sent 400 at 100/s) is
+# answered 429 with Retry-After.
+API_REQUESTS_PER_WINDOW = 60
+API_WINDOW_SECONDS = 20
 
 # How a service's refusal maps onto HTTP.
 _STATUS_FOR_CODE = {
@@ -48,6 +56,12 @@ def _token_user(request: HttpRequest) -> User | None:
     return api_token_user(secret.strip())
 
 
+def _token_key(request: HttpRequest) -> str:
+    """The token as a rate-limit key: its hash, never the secret itself."""
+    secret = request.headers.get("Authorization", "").partition(" ")[2].strip()
+    return hashlib.sha256(secret.encode()).hexdigest()[:32]
+
+
 def _unauthorised() -> JsonResponse:
     response = _error("unauthorised", "Send a valid API token: Authorization: Bearer <token>.", 401)
     response["WWW-Authenticate"] = 'Bearer realm="boomsite"'
@@ -61,13 +75,27 @@ def _caller(request: HttpRequest, match_id: int, method: str) -> tuple[User, sel
     user = _token_user(request)
     if user is None:
         return _unauthorised()
+    verdict = rate_limit.take(
+        f"api:{_token_key(request)}", limit=API_REQUESTS_PER_WINDOW, window_seconds=API_WINDOW_SECONDS
+    )
+    if not verdict.allowed:
+        response = _error(
+            "rate_limited",
+            f"At most {API_REQUESTS_PER_WINDOW} requests every {API_WINDOW_SECONDS} seconds per token: "
+            f"wait {verdict.retry_after} s.",
+            429,
+        )
+        response["Retry-After"] = str(verdict.retry_after)
+        return response
     try:
         return user, selectors.access(match_id, user)
     except selectors.NotVisible:
         return _error("no_such_match", "There is no such match.", 404)
 
 
+# Answers are one seat's view (and its legal actions): Cache-Control private, no-store.
 @csrf_exempt
+@never_cache
 def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
     """GET: the caller's view of the match, its ply and the caller's legal actions."""
     caller = _caller(request, match_id, "GET")
@@ -77,6 +105,7 @@ def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
 
 
 @csrf_exempt
+@never_cache
 def match_actions(request: HttpRequest, match_id: int) -> JsonResponse:
     """POST ``{"action": {...}, "ply": n, "action_id": "<uuid>"?}``: play a move."""
     caller = _caller(request, match_id, "POST")
@@ -85,9 +114,9 @@ def match_actions(request: HttpRequest, match_id: int) -> JsonResponse:
     if len(request.body) > MAX_BODY_BYTES:
         return _error("too_large", "A request body is at most 16 KB.", 413)
     try:
-        body: Any = json.loads(request.body)
-    except ValueError:
-        return _error("malformed_json", "The body must be a JSON object.", 400)
+        body: Any = parse_json(request.body)
+    except BadInput as error:
+        return _error(error.code, str(error), 400)
     if not isinstance(body, dict):
         return _error("malformed_json", "The body must be a JSON object.", 400)
     try:

@@ -15,18 +15,21 @@ work runs in ``database_sync_to_async``.
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
+from accounts.sessions import CLOSE_SIGNED_OUT, session_tag, signed_in_user, user_group
 from games import selectors, services
 from games.channels import match_group
+from games.inputs import BadInput, parse_json
 from games.models import ChatMessage
 from games.pages import chat_html, live_html
+from games.socket_limits import REGISTRY
 
 # A socket may send this many messages at once, refilled at RATE_PER_SECOND: above
 # the pace of a quick player clicking through forced moves, far below a flood. A
@@ -38,6 +41,7 @@ MAX_MESSAGE_BYTES = 16 * 1024
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4029
+CLOSE_TOO_MANY = 4008
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
@@ -48,20 +52,42 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.refilled_at = time.monotonic()
         self.strikes = 0
         try:
-            await database_sync_to_async(selectors.access)(self.match_id, self.user)
+            self.who = await database_sync_to_async(self._presence_name)()
         except selectors.NotVisible:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        # Caps per client and per match (games/socket_limits.py): counted before the
+        # socket joins anything, and counted out in disconnect.
+        self.client = self._client_key()
+        refusal = REGISTRY.open(client=self.client, match_id=self.match_id)
+        if refusal is not None:
+            await self.accept()
+            await self._error("too_many_sockets", f"Too many open connections: {refusal}.")
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        self.counted = True
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self._is_signed_in():
+            # The socket follows its session: a logout, a password change or a
+            # deactivation closes it (accounts/sessions.py).
+            self.session_key = self.scope["session"].session_key
+            self.user_group = user_group(self.user.pk)
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
-        await self._announce(online=True)
+        if REGISTRY.viewer_arrived(viewer=self._viewer_key(), match_id=self.match_id):
+            await self._announce(online=True)
         await self._send_board()
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "counted", False):
+            REGISTRY.close(client=self.client, match_id=self.match_id)
         if hasattr(self, "group"):
-            await self._announce(online=False)
+            if REGISTRY.viewer_left(viewer=self._viewer_key(), match_id=self.match_id):
+                await self._announce(online=False)
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if hasattr(self, "user_group"):
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     # -- from the browser ------------------------------------------------------
 
@@ -77,9 +103,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self._error("malformed_message", "Messages are JSON text of at most 16 KB.")
             return
         try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self._error("malformed_message", "That message is not valid JSON.")
+            content = parse_json(text_data)
+        except BadInput as error:
+            await self._error("malformed_message", str(error))
             return
         await self.receive_json(content)
 
@@ -99,8 +125,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _act(self, content: dict[str, Any]) -> None:
         action_id = content.get("action_id")
         echo = action_id if isinstance(action_id, str) and len(action_id) <= 64 else None
-        if self.user is None or not self.user.is_authenticated:
+        if not self._is_signed_in():
             await self._error("login_required", "Log in to play.", action_id=echo)
+            return
+        if not await self._session_still_signs_in():
+            await self._signed_out(action_id=echo)
             return
         try:
             result = await database_sync_to_async(services.match_submit_action)(
@@ -118,8 +147,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def _chat(self, content: dict[str, Any]) -> None:
-        if self.user is None or not self.user.is_authenticated:
+        if not self._is_signed_in():
             await self._error("login_required", "Log in to chat.")
+            return
+        if not await self._session_still_signs_in():
+            await self._signed_out()
             return
         try:
             await database_sync_to_async(services.chat_post)(
@@ -144,7 +176,49 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if event["sender"] != self.channel_name:
             await self.send_json({"type": "presence", "online": event["online"], "who": event["who"]})
 
+    async def session_check(self, event: dict[str, Any]) -> None:
+        """The account changed (password, active flag): close unless still signed in."""
+        if not await self._session_still_signs_in():
+            await self._signed_out()
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """A logout: close if it was this socket's session."""
+        if event["session"] == session_tag(self.session_key):
+            await self._signed_out()
+
     # -- helpers -----------------------------------------------------------------------
+
+    def _invite(self) -> str | None:
+        """The invitation token of a private match's link, passed on by the page (``?invite=``)."""
+        values = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite")
+        return values[0] if values else None
+
+    def _client_key(self) -> str:
+        """Who opened the socket, for the caps: the person, or else the address (behind
+        TRUSTED_PROXIES, the client's: boomsite/client_address.py)."""
+        if self._is_signed_in():
+            return f"user:{self.user.pk}"
+        client = self.scope.get("client") or ("unknown", 0)
+        return f"address:{client[0]}"
+
+    def _viewer_key(self) -> str:
+        """Whose presence this socket is: one person however many tabs; spectators without
+        an account by their address."""
+        return self._client_key()
+
+    def _is_signed_in(self) -> bool:
+        return self.user is not None and self.user.is_authenticated
+
+    async def _session_still_signs_in(self) -> bool:
+        """The socket's session, read afresh, still signs in the user it opened with."""
+        user = await database_sync_to_async(signed_in_user)(getattr(self, "session_key", None))
+        return user is not None and user.pk == self.user.pk
+
+    async def _signed_out(self, *, action_id: str | None = None) -> None:
+        await self._error(
+            "signed_out", "You are signed out here: reload the page to go on.", action_id=action_id
+        )
+        await self.close(code=CLOSE_SIGNED_OUT)
 
     def _take_token(self) -> bool:
         now = time.monotonic()
@@ -160,7 +234,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     def _board(self) -> tuple[int, str] | None:
         try:
-            acc = selectors.access(self.match_id, self.user)
+            acc = selectors.access(self.match_id, self.user, invite=self._invite())
         except selectors.NotVisible:
             return None
         with timezone.override(self._viewer_zone()):
@@ -186,10 +260,16 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _error(self, code: str, message: str, *, action_id: str | None = None) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, "action_id": action_id})
 
+    def _presence_name(self) -> str:
+        """Who this socket is to the match's others: a player by their seat's name, which a
+        rename mid-game does not change. Raises ``NotVisible`` for a match the viewer may not see."""
+        acc = selectors.access(self.match_id, self.user, invite=self._invite())
+        if acc.my_seat is not None:
+            return acc.my_seat.public_name
+        return self.user.public_name if self._is_signed_in() else "A spectator"
+
     async def _announce(self, *, online: bool) -> None:
-        user = self.user
-        who = user.public_name if user is not None and user.is_authenticated else "A spectator"
         await self.channel_layer.group_send(
             self.group,
-            {"type": "match.presence", "online": online, "who": who, "sender": self.channel_name},
+            {"type": "match.presence", "online": online, "who": self.who, "sender": self.channel_name},
         )

@@ -8,6 +8,8 @@ API show views only.
 
 from __future__ import annotations
 
+import hmac
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -48,6 +50,11 @@ class SeedField(models.CharField):
         return None if value is None else str(int(value))
 
 
+def new_invite_token() -> str:
+    """An invitation link's secret: 128 random bits, not guessable like an id."""
+    return secrets.token_urlsafe(16)
+
+
 class Match(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for players"
@@ -63,6 +70,9 @@ class Match(models.Model):
     options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)
+    # A private match is joined through its invitation link, which carries this token:
+    # ids are sequential, so the plain id must show strangers nothing.
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
     # Secret: with the moves it rebuilds every hidden card. Never shown to anyone.
     seed = SeedField(null=True, blank=True, editable=False)
     # Which engine generator the seed starts (games/engine/rng.py): "keyed" for every
@@ -110,13 +120,18 @@ class Match(models.Model):
     def is_public(self) -> bool:
         return self.visibility == self.Visibility.PUBLIC
 
+    def invite_matches(self, invite: object) -> bool:
+        """``invite`` is this match's invitation token (compared in constant time)."""
+        return isinstance(invite, str) and hmac.compare_digest(invite.encode(), self.invite_token.encode())
+
 
 class Seat(models.Model):
     """One place at the table. ``user`` is empty while the seat is open.
 
     An invited person's seat holds their user with ``joined_at`` empty until they
     accept; bots join at once. ``forfeited_at`` marks a player who resigned: the
-    autopilot plays the seat from then on and it is ranked last.
+    autopilot plays the seat from then on and it is ranked last. ``display_name``
+    is the player's name when the match started (see ``public_name``).
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
@@ -125,6 +140,10 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     joined_at = models.DateTimeField(null=True, blank=True)
+    # Fixed when the match starts, so renaming mid-game changes nothing at the table
+    # (It's a Bomb!'s silenced Crisis Unit could otherwise hint through its name).
+    # As long as a username, which is the name shown when there is no display name.
+    display_name = models.CharField(max_length=150, blank=True, editable=False)
     forfeited_at = models.DateTimeField(null=True, blank=True)
     # Denormalised from the engine after every move, so dashboards and the bot
     # sweep can query "who owes a decision" without decoding states.
@@ -139,6 +158,15 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.index + 1}"
+
+    @property
+    def public_name(self) -> str:
+        """The name this seat is shown by: fixed once the match starts, the player's current one before."""
+        if self.display_name:
+            return self.display_name
+        if self.user is not None:
+            return self.user.public_name
+        return f"Open seat {self.index + 1}"
 
     @property
     def is_open(self) -> bool:
@@ -185,6 +213,8 @@ class ChatMessage(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    # The writer's seat name when they wrote (``Seat.public_name``): a later rename changes nothing.
+    author_name = models.CharField(max_length=150, blank=True, editable=False)
     text = models.CharField(max_length=MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -7,6 +7,7 @@ socket pushes it again, re-rendered for each viewer, after every change.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
@@ -31,6 +32,9 @@ def live_html(acc: Access, *, request: HttpRequest | None = None) -> str:
         "board": board,
         "players": players,
         "match_id": acc.match.pk,
+        # The viewer, explicitly: over the socket there is no request, and the template
+        # must not take a signed-in person for a stranger ("Log in to join").
+        "user": acc.viewer if acc.viewer is not None else AnonymousUser(),
     }
     return render_to_string("games/_match_live.html", context, request=request)
 

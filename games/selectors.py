@@ -14,7 +14,9 @@ from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
 from games.boards import Board, build_board
-from games.models import Match, Seat
+from games.engine import IllegalAction
+from games.engine.log import render_text
+from games.models import Match, Move, Seat
 
 
 class NotVisible(Exception):
@@ -26,6 +28,12 @@ class Access:
     match: Match
     seats: list[Seat]
     my_seat: Seat | None  # the viewer's seat (joined or invited), if any
+    # The invitation token the viewer came with, when it is this match's: the page keeps
+    # it in its join form, its socket and its board fetches.
+    invite: str | None = None
+    # Who is looking: the live part is rendered for them on the page and over the socket
+    # alike (a socket has no request to read the user from).
+    viewer: User | AnonymousUser | None = None
 
     @property
     def seat_index(self) -> int | None:
@@ -39,26 +47,29 @@ class Access:
         return self.seat_index is not None and self.my_seat is not None and self.my_seat.forfeited_at is None
 
 
-def access(match_id: int, user: User | AnonymousUser) -> Access:
+def access(match_id: int, user: User | AnonymousUser, *, invite: str | None = None) -> Access:
     """What ``user`` may see of a match; raises ``NotVisible``.
 
     Public matches are open to everyone. A private match is seen by its players and
-    invitees, and while it waits for players by anyone holding its link (to join).
+    invitees, and while it waits for players by anyone holding its invitation link
+    (``invite``, the token in it); to anyone else it does not exist, so that guessing
+    ids finds nothing.
     """
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise NotVisible
     seats = list(match.seats.select_related("user"))
     mine = next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None)
-    if not match.is_public and mine is None and match.status != Match.Status.OPEN:
+    invited_by_link = match.invite_matches(invite)
+    if not match.is_public and mine is None and not (match.status == Match.Status.OPEN and invited_by_link):
         raise NotVisible
-    return Access(match=match, seats=seats, my_seat=mine)
+    return Access(
+        match=match, seats=seats, my_seat=mine, invite=invite if invited_by_link else None, viewer=user
+    )
 
 
 def seat_names(seats: list[Seat]) -> list[str]:
-    return [
-        seat.user.public_name if seat.user is not None else f"Open seat {seat.index + 1}" for seat in seats
-    ]
+    return [seat.public_name for seat in seats]
 
 
 def board_for(acc: Access) -> Board | None:
@@ -108,6 +119,29 @@ def api_view(acc: Access) -> dict[str, Any]:
         if acc.can_act and seat in to_act:
             data["legal_actions"] = game.legal_actions(state, seat)
     return data
+
+
+def move_public_log(move: Move) -> list[str] | None:
+    """What a spectator's log says of ``move``: the public texts of the entries it added.
+
+    The admin shows this instead of the raw action, which may hold a secret choice.
+    Log entries carry no ply, so the match is replayed from its seed up to the move
+    (server side, as every move was played). None if the match no longer replays
+    (its rules changed since).
+    """
+    match = move.match
+    game = match.engine
+    seats = list(match.seats.select_related("user").order_by("index"))
+    try:
+        state = game.new(len(seats), match.seed, match.options, generator=match.generator)
+        for earlier in match.moves.filter(ply__lt=move.ply).order_by("ply"):
+            state = game.apply(state, earlier.seat, earlier.action)
+        before = len(game.view(state, None)["log"])
+        added = game.view(game.apply(state, move.seat, move.action), None)["log"][before:]
+    except IllegalAction:
+        return None
+    names = seat_names(seats)
+    return [render_text(str(item.get("text", "")), names) for item in added]
 
 
 # -- lists -------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import unicodedata
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from games.bots import AVAILABLE_LEVELS
 from games.engine import IllegalAction, get
 from games.engine.options import parse_options
 from games.engine.ranking import competition_ranks
+from games.inputs import BadInput, check_text
 from games.models import TURN_LIMITS, ChatMessage, Match, Move, Seat
 
 logger = logging.getLogger(__name__)
@@ -148,16 +150,20 @@ def match_create(
     return match
 
 
-def match_join(*, match_id: int, user: User) -> Match:
-    """Take the seat ``user`` was invited to, or else the first open one."""
+def match_join(*, match_id: int, user: User, invite: str | None = None) -> Match:
+    """Take the seat ``user`` was invited to, or else the first open one. A private
+    match's open seat is taken only with its invitation link (``invite``, its token)."""
     with transaction.atomic():
         match = _locked_match(match_id)
         if user.is_bot:
             raise MatchError("not_allowed", "Bots are seated by the match's creator.")
-        if match.status != Match.Status.OPEN:
-            raise MatchError("not_open", "This match is not waiting for players any more.")
         seats = list(match.seats.all())
         mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if not match.is_public and mine is None and not match.invite_matches(invite):
+            # The same answer as for a match that does not exist: ids are guessable.
+            raise MatchError("no_such_match", "There is no such match.")
+        if match.status != Match.Status.OPEN:
+            raise MatchError("not_open", "This match is not waiting for players any more.")
         if mine is not None and mine.joined_at is not None:
             raise MatchError("already_seated", "You already have a seat in this match.")
         if mine is None:
@@ -205,9 +211,13 @@ def match_leave(*, match_id: int, user: User) -> Match:
 
 
 def _start_if_full(match: Match) -> None:
-    seats = list(match.seats.all())
+    seats = list(match.seats.select_related("user"))
     if any(seat.joined_at is None for seat in seats):
         return
+    # Names are fixed for the match: a player renaming mid-game changes nothing at the table.
+    for seat in seats:
+        seat.display_name = seat.public_name
+    Seat.objects.bulk_update(seats, ["display_name"])
     game = match.engine
     # 256 bits: the keyed generator's secrecy is the seed's (games/engine/rng.py).
     match.seed = secrets.randbits(256)
@@ -373,6 +383,12 @@ def match_resign(*, match_id: int, user: User) -> Match:
 def chat_post(*, match_id: int, user: User, text: Any) -> ChatMessage:
     if not isinstance(text, str) or not text.strip():
         raise MatchError("empty_message", "Write something first.")
+    try:
+        check_text(text)
+    except BadInput as error:
+        raise MatchError(error.code, str(error)) from None
+    if any(unicodedata.category(character) == "Cc" and character not in "\n\t" for character in text):
+        raise MatchError("bad_text", "Messages may not contain control characters.")
     text = text.strip()
     if len(text) > ChatMessage.MAX_LENGTH:
         raise MatchError("message_too_long", f"A message is at most {ChatMessage.MAX_LENGTH} characters.")
@@ -385,7 +401,7 @@ def chat_post(*, match_id: int, user: User, text: Any) -> ChatMessage:
             view = match.engine.view(match.decoded_state(), seat.index)
             if seat.index in view.get("chat_closed_seats", ()):
                 raise MatchError("chat_closed", "Your role keeps silent while the game runs.")
-        message = ChatMessage.objects.create(match=match, user=user, text=text)
+        message = ChatMessage.objects.create(match=match, user=user, author_name=seat.public_name, text=text)
         _after_commit(_send_chat, match.pk, message.pk)
     return message
 

@@ -6,19 +6,23 @@ Views are thin: they read through ``games.selectors``, write through
 
 from __future__ import annotations
 
-import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games import selectors, services
 from games.engine import IllegalAction, all_games, get
 from games.forms import MatchCreateForm
+from games.inputs import BadInput, parse_json
+from games.models import Match
 from games.pages import live_html
 
 
@@ -81,21 +85,43 @@ def my_matches(request: HttpRequest) -> HttpResponse:
 
 def _access(request: HttpRequest, match_id: int) -> selectors.Access:
     try:
-        return selectors.access(match_id, request.user)
+        return selectors.access(match_id, request.user, invite=_invite(request))
     except selectors.NotVisible:
         raise Http404("No such match.") from None
 
 
+def _invite(request: HttpRequest) -> str | None:
+    """The invitation token a private match's link carries (``?invite=``), or a form's."""
+    return request.POST.get("invite") or request.GET.get("invite") or None
+
+
+# The match page and its board show one viewer's seat (their hand): never kept by a
+# shared cache nor on the browser's disk (Cache-Control: private, no-store, ...).
+@never_cache
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     acc = _access(request, match_id)
     chat = list(acc.match.chat.select_related("user").order_by("-created_at", "-pk")[:100])[::-1]
+    match = acc.match
+    # Players of a private match waiting for players get the link that lets others in.
+    invite_link = None
+    if not match.is_public and match.status == Match.Status.OPEN and acc.seat_index is not None:
+        invite_link = request.build_absolute_uri(
+            f"{reverse('match', args=[match.pk])}?{urlencode({'invite': match.invite_token})}"
+        )
     return render(
         request,
         "games/match.html",
-        {"match": acc.match, "acc": acc, "live": live_html(acc, request=request), "chat": chat},
+        {
+            "match": match,
+            "acc": acc,
+            "live": live_html(acc, request=request),
+            "chat": chat,
+            "invite_link": invite_link,
+        },
     )
 
 
+@never_cache
 def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     """The live part of the match page alone: what a client fetches after a missed update."""
     acc = _access(request, match_id)
@@ -104,9 +130,17 @@ def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     return response
 
 
-def _done(request: HttpRequest, match_id: int, error: services.MatchError | None = None) -> HttpResponse:
+def _done(
+    request: HttpRequest,
+    match_id: int,
+    error: services.MatchError | None = None,
+    *,
+    invite: str | None = None,
+) -> HttpResponse:
     if error is not None:
         messages.error(request, str(error))
+    if invite:
+        return redirect(f"{reverse('match', args=[match_id])}?{urlencode({'invite': invite})}")
     return redirect("match", match_id)
 
 
@@ -117,8 +151,8 @@ def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
     assert isinstance(request.user, User)
     _access(request, match_id)
     try:
-        action: Any = json.loads(request.POST.get("action", ""))
-    except ValueError:
+        action: Any = parse_json(request.POST.get("action", ""))
+    except BadInput:
         return _done(
             request, match_id, services.MatchError("malformed_action", "That action is not valid JSON.")
         )
@@ -156,7 +190,18 @@ def _simple_post(service: Any, success: str | None = None) -> Any:
     return view
 
 
-match_join = _simple_post(services.match_join)
+@login_required
+@require_POST
+def match_join(request: HttpRequest, match_id: int) -> HttpResponse:
+    assert isinstance(request.user, User)
+    acc = _access(request, match_id)
+    try:
+        services.match_join(match_id=match_id, user=request.user, invite=acc.invite)
+    except services.MatchError as error:
+        return _done(request, match_id, error, invite=acc.invite)
+    return _done(request, match_id)
+
+
 match_decline = _simple_post(services.match_decline, "You declined the invitation.")
 match_leave = _simple_post(services.match_leave, "You left the match.")
 match_resign = _simple_post(

@@ -38,6 +38,9 @@ def site_defaults(request: pytest.FixtureRequest) -> None:
     from django.core.cache import cache
 
     cache.clear()  # database 1 of the Redis: the cache only, never queues or channels
+    from games.socket_limits import REGISTRY
+
+    REGISTRY.clear()  # this process's socket counts, as a fresh Daphne starts
 
 
 def wait_for(
@@ -86,10 +89,12 @@ def celery_worker_process(site_env: dict[str, str]) -> Iterator[str]:
 
     app.control.purge()  # tasks queued by earlier tests name rows that are gone
     name = f"test-{uuid.uuid4().hex[:8]}@localhost"
+    # Its log beside Daphne's (under the run's var folder), for a failing test to read.
+    log = open(Path(site_env["BOOMSITE_VAR_DIR"]) / f"worker-{name.split('@')[0]}.log", "wb")  # noqa: SIM115
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "boomsite", "worker", "--pool", "solo",
          "--without-gossip", "--without-mingle", "--loglevel", "WARNING", "-n", name],
-        cwd=ROOT, env=site_env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        cwd=ROOT, env=site_env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
         wait_for(
@@ -106,3 +111,4 @@ def celery_worker_process(site_env: dict[str, str]) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        log.close()

@@ -78,8 +78,14 @@
       page.dataset.connected = "yes";
       socket.send(JSON.stringify({ type: "hello", ply: shownPly }));
     };
-    socket.onclose = function () {
+    socket.onclose = function (event) {
       page.dataset.connected = "no";
+      if (event.code === 4401) {
+        // Signed out (here or elsewhere), or the password changed: the page acted as
+        // someone it no longer is, so it stops rather than reconnect as somebody else.
+        setStatus("You are signed out here: reload the page to go on.");
+        return;
+      }
       setStatus("Reconnecting…");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);

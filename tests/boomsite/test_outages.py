@@ -21,7 +21,7 @@ import pytest
 from accounts.models import User
 from accounts.services import api_token_create
 from boomsite import embedded_redis
-from games.models import Match, Move
+from games.models import Match, Move, Seat
 from games.services import SeatRequest, match_create
 from tests.boomsite.test_run import free_port
 from tests.boomsite.test_scale_out import daphne
@@ -84,24 +84,21 @@ def test_a_burst_of_health_checks_blocks_nothing_and_bots_still_answer_at_once(
         assert fetch(f"{base}/healthz", timeout=10)[0] == 200  # still answering, and a worker is seen
 
         # A request that queues a task still goes through, and the bot's reply comes from
-        # that task, not from the sweep (which would take 30 s or more).
-        ply, action = wait_for(
-            lambda: (found := first_legal_action(base, match.pk, token))[1] and found,
-            timeout=20,
-            what="the person's turn",
-        )
-        status, body = fetch(
-            f"{base}/api/matches/{match.pk}/actions",
-            data={"action": action, "ply": ply},
-            token=token,
-            timeout=10,
-        )
-        assert status == 201, body
+        # that task, not from the sweep (which would take 30 s or more). The person plays
+        # until the turn passes to the bot (a good ask in Go Fox! keeps the turn).
+        for _ in range(20):
+            ply, action = first_legal_action(base, match.pk, token)
+            if not action:
+                break
+            status, body = fetch(
+                f"{base}/api/matches/{match.pk}/actions",
+                data={"action": action, "ply": ply},
+                token=token,
+                timeout=10,
+            )
+            assert status == 201, body
         wait_for(
-            lambda: (
-                Match.objects.get(pk=match.pk).ply > body["ply"]
-                or Match.objects.get(pk=match.pk).status == "finished"
-            ),
+            lambda: Move.objects.filter(match=match, seat=0).exists(),
             timeout=15,
             what="the bot's answer",
         )
@@ -146,12 +143,13 @@ def test_a_move_made_while_redis_is_down_is_answered_as_stored(
         assert status == 201, body
         assert body == {"ply": ply + 1, "duplicate": False}
         assert Move.objects.filter(match=match, ply=ply).exists()
-        # Both doorbells failed, each logged; neither kept the other from running.
+        # The doorbell failed and was logged; so was queueing the bot's turn when it owes
+        # one (a good ask in Go Fox! keeps the turn), the one not keeping the other from running.
         log = (Path(env["BOOMSITE_VAR_DIR"]) / f"daphne-{port}.log").read_text
+        bot_owes = Seat.objects.filter(match=match, index=0, owes_decision=True).exists()
+        wanted = ["_ring", "_queue_bot_turn"] if bot_owes else ["_ring"]
         wait_for(
-            lambda: "_ring" in log() and "_queue_bot_turn" in log(),
-            timeout=10,
-            what="the failures in the log",
+            lambda: all(name in log() for name in wanted), timeout=10, what=f"{wanted} failing in the log"
         )
         # The site still answers (the doorbell is gone, not the site).
         assert fetch(f"{base}/api/matches/{match.pk}", token=token)[0] == 200

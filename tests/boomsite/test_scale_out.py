@@ -50,6 +50,8 @@ def public_matches() -> Callable[[int], list[int]]:
 @contextmanager
 def daphne(port: int, env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
     log = open(Path(env["BOOMSITE_VAR_DIR"]) / f"daphne-{port}.log", "wb")  # noqa: SIM115 (closed below)
+    # The site's address is this process's own: the socket accepts exactly its origin.
+    env = {"SITE_URL": f"http://127.0.0.1:{port}", **env}
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "boomsite.asgi:application"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,

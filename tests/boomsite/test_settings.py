@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CONFIG_VARIABLES = (
     "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "REDIS_URL",
     "EMAIL_URL", "SITE_URL", "HTTPS_ONLY", "BOOMSITE_VAR_DIR",
+    "CACHE_REDIS_DB", "CACHE_KEY_PREFIX", "CHANNEL_LAYER_PREFIX",
 )  # fmt: skip
 
 READ_SETTINGS = """
@@ -30,6 +31,8 @@ print(json.dumps({
     "REDIS_URL": settings.REDIS_URL, "BROKER": settings.CELERY_BROKER_URL,
     "CACHE": settings.CACHES["default"]["LOCATION"], "EMAIL_BACKEND": settings.EMAIL_BACKEND,
     "SSL_REDIRECT": settings.SECURE_SSL_REDIRECT,
+    "CACHE_KEY_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
+    "CHANNEL_PREFIX": settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
 }))
 """
 
@@ -169,3 +172,40 @@ def test_redis_urls_for_other_databases_and_for_celery() -> None:
     assert config.redis_url_with_db("unix:///v/redis.sock", 1) == "unix:///v/redis.sock?db=1"
     assert config.celery_broker_url("unix:///v/redis.sock") == "redis+socket:///v/redis.sock?virtual_host=0"
     assert config.celery_broker_url("redis://h:6379/2") == "redis://h:6379/2"
+
+
+def test_the_cache_database_and_the_key_prefixes_default_to_the_site_s_own(tmp_path: Path) -> None:
+    values = read_settings(tmp_path, REDIS_URL="redis://cache.internal:6379/0")
+    assert values["CACHE"] == "redis://cache.internal:6379/1"
+    assert values["CACHE_KEY_PREFIX"] == "boomsite" and values["CHANNEL_PREFIX"] == "boomsite"
+
+
+def test_the_cache_database_and_the_key_prefixes_are_read_from_the_environment(tmp_path: Path) -> None:
+    """A second deployment on the same Redis server: its own databases and prefixes."""
+    values = read_settings(
+        tmp_path,
+        REDIS_URL="redis://cache.internal:6379/2",
+        CACHE_REDIS_DB="3",
+        CACHE_KEY_PREFIX="staging",
+        CHANNEL_LAYER_PREFIX="staging-channels",
+    )
+    assert values["CACHE"] == "redis://cache.internal:6379/3"
+    assert values["BROKER"] == "redis://cache.internal:6379/2"
+    assert values["CACHE_KEY_PREFIX"] == "staging" and values["CHANNEL_PREFIX"] == "staging-channels"
+    embedded = read_settings(tmp_path, CACHE_REDIS_DB="4")
+    assert embedded["CACHE"] == f"unix://{tmp_path}/redis/redis.sock?db=4"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("one", "CACHE_REDIS_DB must be a whole number, not 'one'"),
+        ("-1", "CACHE_REDIS_DB must be at least 0"),
+    ],
+)
+def test_a_cache_database_that_is_not_a_database_number_stops_the_start(
+    tmp_path: Path, value: str, message: str
+) -> None:
+    completed = run_settings(tmp_path, CACHE_REDIS_DB=value)
+    assert completed.returncode != 0
+    assert message in completed.stderr

@@ -34,7 +34,7 @@ def live_site(site_env: dict[str, str], celery_worker_process: str) -> Iterator[
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "boomsite.asgi:application"],
-            cwd=ROOT, env=site_env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=ROOT, env={**site_env, "SITE_URL": f"http://127.0.0.1:{port}"}, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         try:
             wait_for(

@@ -7,10 +7,12 @@ import uuid
 from typing import Any
 
 import pytest
+import time_machine
 from django.test import Client
 
 from accounts.models import ApiToken, User
 from accounts.services import api_token_create
+from games.api import API_REQUESTS_PER_WINDOW, API_WINDOW_SECONDS
 from games.models import Match, Move
 from games.services import SeatRequest, match_create
 
@@ -141,3 +143,24 @@ def test_tokens_are_made_shown_once_and_revoked_on_the_account_page(ann: User) -
     client.post(f"/accounts/settings/tokens/{token.pk}/revoke")
     assert not ApiToken.objects.exists()
     assert api("GET", f"/api/matches/{match.pk}", secret).status_code == 401
+
+
+def test_each_token_is_limited_and_told_when_to_come_back(
+    two_player_match: Match, ann: User, bob: User
+) -> None:
+    ann_token = api_token_create(user=ann, name="poller")[1]
+    bob_token = api_token_create(user=bob, name="other")[1]
+    url = f"/api/matches/{two_player_match.pk}"
+    with time_machine.travel(1_800_000_000.5, tick=False) as traveller:  # 0.5 s into a 20 s window
+        for _ in range(API_REQUESTS_PER_WINDOW):
+            assert api("GET", url, ann_token).status_code == 200
+        refused = api("GET", url, ann_token)
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert refused["Retry-After"] == str(API_WINDOW_SECONDS)  # 19.5 s left, rounded up
+        moves = Move.objects.count()
+        assert api("POST", f"{url}/actions", ann_token, {"action": {}, "ply": 0}).status_code == 429
+        assert Move.objects.count() == moves
+        assert api("GET", url, bob_token).status_code == 200  # another token has its own budget
+        traveller.shift(API_WINDOW_SECONDS)
+        assert api("GET", url, ann_token).status_code == 200

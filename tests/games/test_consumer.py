@@ -7,15 +7,18 @@ import json
 import uuid
 from collections.abc import Callable, Coroutine
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.db import connections
 from django.test import Client
 
 from accounts.models import User
 from boomsite.asgi import application
+from boomsite.origins import origin_of
 from games.consumers import BURST
 from games.engine import get
 from games.models import ChatMessage, Match, Move
@@ -24,7 +27,8 @@ from tests.games.test_pages import action_buttons, canonical
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = (b"origin", b"http://localhost")
+# The page's own origin, as a browser on the site sends it (boomsite/origins.py).
+ORIGIN = (b"origin", origin_of(settings.SITE_URL).encode())
 
 
 class Viewer:
@@ -38,8 +42,12 @@ class Viewer:
             self.cookie = [(b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
 
 
-def socket(match_id: int, viewer: Viewer, origin: tuple[bytes, bytes] = ORIGIN) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, f"/ws/matches/{match_id}/", headers=[origin, *viewer.cookie])
+def socket(
+    match_id: int, viewer: Viewer, origin: tuple[bytes, bytes] = ORIGIN, path_suffix: str = ""
+) -> WebsocketCommunicator:
+    return WebsocketCommunicator(
+        application, f"/ws/matches/{match_id}/{path_suffix}", headers=[origin, *viewer.cookie]
+    )
 
 
 async def next_of(ws: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
@@ -205,14 +213,66 @@ def test_spectators_watch_public_matches_only_and_cannot_act(
     assert Move.objects.count() == 0
 
 
-def test_a_foreign_origin_is_refused(duel: Match, ann: User) -> None:
+def _other_port(origin: str) -> str:
+    parts = urlsplit(origin)
+    return f"{parts.scheme}://{parts.hostname}:{(parts.port or 80) + 1}"
+
+
+def _other_scheme(origin: str) -> str:
+    return (
+        origin.replace("http://", "https://", 1)
+        if origin.startswith("http://")
+        else origin.replace("https://", "http://", 1)
+    )
+
+
+@pytest.mark.parametrize(
+    "foreign",
+    [
+        lambda site: "http://evil.example",
+        _other_port,  # another port of the same host: a page served there played as the victim
+        _other_scheme,
+        lambda site: "http://localhost:1234",
+        lambda site: "null",  # a sandboxed frame or a file: page
+        lambda site: site.replace(
+            f"//{urlsplit(site).hostname}", f"//{urlsplit(site).hostname}.evil.example"
+        ),
+    ],
+    ids=["other-host", "other-port", "other-scheme", "localhost-other-port", "null", "suffix"],
+)
+def test_a_foreign_origin_is_refused(duel: Match, ann: User, foreign: Any) -> None:
     owner = Viewer(ann)
+    origin = foreign(origin_of(settings.SITE_URL))
 
     async def scenario() -> None:
-        refused = socket(duel.pk, owner, origin=(b"origin", b"http://evil.example"))
+        refused = socket(duel.pk, owner, origin=(b"origin", origin.encode()))
         connected, _ = await refused.connect()
-        assert not connected
+        assert not connected, origin
         await refused.wait()
+        # Without an Origin header at all (not a browser): refused too.
+        bare = WebsocketCommunicator(application, f"/ws/matches/{duel.pk}/", headers=owner.cookie)
+        assert not (await bare.connect())[0]
+        await bare.wait()
+
+    run(scenario)
+
+
+def test_the_sites_own_origin_and_its_loopback_twin_are_accepted(duel: Match, ann: User) -> None:
+    owner = Viewer(ann)
+    site = origin_of(settings.SITE_URL)
+    accepted = [site]
+    if "127.0.0.1" in site or "localhost" in site:
+        accepted.append(
+            site.replace("127.0.0.1", "localhost")
+            if "127.0.0.1" in site
+            else site.replace("localhost", "127.0.0.1")
+        )
+
+    async def scenario() -> None:
+        for origin in accepted:
+            ws = socket(duel.pk, owner, origin=(b"origin", origin.encode()))
+            assert (await ws.connect())[0], origin
+            await ws.disconnect()
 
     run(scenario)
 

@@ -124,7 +124,9 @@ def test_private_matches_are_hidden_from_strangers_and_public_ones_are_watchable
         seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
     )  # fmt: skip
     stranger = logged_in(make_person())
-    assert stranger.get(f"/matches/{private.pk}/").status_code == 200  # open: the link lets people join
+    assert stranger.get(f"/matches/{private.pk}/").status_code == 404  # a guessed id shows nothing
+    # Open: the invitation link (with its token) lets people see it and join.
+    assert stranger.get(f"/matches/{private.pk}/?invite={private.invite_token}").status_code == 200
     match_join(match_id=private.pk, user=bob)
     for client in (stranger, Client()):
         assert client.get(f"/matches/{private.pk}/").status_code == 404

@@ -1,0 +1,98 @@
+"""How many match sockets one Daphne process holds, and how often it announces them.
+
+Sockets are cheap to open and each one costs a board render on every move, so a
+single client could open hundreds on one match (the security test opened 150) and
+twenty anonymous ones drove 177 renders a second. The counts live in the process
+(a socket lives in exactly one process, and a process that dies takes its sockets
+and its counts with it, so nothing is ever left counted): with N processes behind
+a proxy the caps are per process.
+
+Presence ("Ann opened the match") is announced only when a person's first socket
+on a match opens or their last one closes, and at most ``PRESENCE_BURST`` times
+then one per ``PRESENCE_SECONDS`` per match: 200 open/close cycles once pushed 225
+presence frames to a player.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+# **Decision**: a person may well keep a match open in a few tabs and devices; a
+# spectator's page needs one. A popular public match may have many watchers.
+SOCKETS_PER_CLIENT_PER_MATCH = 6
+SOCKETS_PER_CLIENT = 40
+SOCKETS_PER_MATCH = 300
+PRESENCE_BURST = 5
+PRESENCE_SECONDS = 2.0
+
+
+@dataclass
+class SocketRegistry:
+    per_client_match: Counter[tuple[str, int]] = field(default_factory=Counter)
+    per_client: Counter[str] = field(default_factory=Counter)
+    per_match: Counter[int] = field(default_factory=Counter)
+    per_viewer: Counter[tuple[str, int]] = field(default_factory=Counter)
+    presence_tokens: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+    def open(self, *, client: str, match_id: int) -> str | None:
+        """Count a socket in, or say why it may not open."""
+        if self.per_client_match[(client, match_id)] >= SOCKETS_PER_CLIENT_PER_MATCH:
+            return f"at most {SOCKETS_PER_CLIENT_PER_MATCH} open sockets on one match from one client"
+        if self.per_client[client] >= SOCKETS_PER_CLIENT:
+            return f"at most {SOCKETS_PER_CLIENT} open match sockets from one client"
+        if self.per_match[match_id] >= SOCKETS_PER_MATCH:
+            return f"at most {SOCKETS_PER_MATCH} open sockets on one match"
+        self.per_client_match[(client, match_id)] += 1
+        self.per_client[client] += 1
+        self.per_match[match_id] += 1
+        return None
+
+    def close(self, *, client: str, match_id: int) -> None:
+        _decrement(self.per_client_match, (client, match_id))
+        _decrement(self.per_client, client)
+        _decrement(self.per_match, match_id)
+        if match_id not in self.per_match:
+            self.presence_tokens.pop(match_id, None)
+
+    def clear(self) -> None:
+        """Forget every count, as a fresh process starts (tests begin each case so)."""
+        self.__init__()  # type: ignore[misc]
+
+    def viewer_arrived(self, *, viewer: str, match_id: int) -> bool:
+        """True when this is the viewer's first socket on the match (worth announcing)."""
+        self.per_viewer[(viewer, match_id)] += 1
+        return self.per_viewer[(viewer, match_id)] == 1 and self._may_announce(match_id)
+
+    def viewer_left(self, *, viewer: str, match_id: int) -> bool:
+        """True when the viewer's last socket on the match closed (worth announcing)."""
+        key = (viewer, match_id)
+        self.per_viewer[key] -= 1
+        if self.per_viewer[key] > 0:
+            return False
+        del self.per_viewer[key]
+        return self._may_announce(match_id)
+
+    def _may_announce(self, match_id: int) -> bool:
+        """A token bucket per match: a few announcements at once, then one every so often."""
+        now = time.monotonic()
+        tokens, stamp = self.presence_tokens.get(match_id, (float(PRESENCE_BURST), now))
+        tokens = min(float(PRESENCE_BURST), tokens + (now - stamp) / PRESENCE_SECONDS)
+        if tokens < 1:
+            self.presence_tokens[match_id] = (tokens, now)
+            return False
+        self.presence_tokens[match_id] = (tokens - 1, now)
+        return True
+
+
+def _decrement(counter: Counter[Any], key: Any) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
+
+
+# The process's own: every MatchConsumer of this process counts here (one event loop,
+# so no lock is needed).
+REGISTRY = SocketRegistry()

@@ -1,0 +1,117 @@
+"""Private matches are joined through an invitation link with an unguessable token;
+their plain id shows strangers nothing (ids are sequential)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from games.models import Match, Seat
+from games.services import MatchError, SeatRequest, match_create, match_join
+from tests.games.test_consumer import Viewer, next_of, run, socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def waiting(ann: User) -> Match:
+    """A private Go Fox! match by Ann with one open seat."""
+    return match_create(
+        creator=ann,
+        game_slug="go-fox",
+        options={},
+        visibility="private",
+        seats=[SeatRequest("me"), SeatRequest("open")],
+    )
+
+
+def signed_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def open_seats(match: Match) -> int:
+    return Seat.objects.filter(match=match, user__isnull=True).count()
+
+
+def test_a_stranger_guessing_the_id_finds_nothing_and_cannot_take_a_seat(
+    waiting: Match, make_person: Any
+) -> None:
+    stranger = make_person("guesser")
+    browser = signed_in(stranger)
+    for path in (f"/matches/{waiting.pk}/", f"/matches/{waiting.pk}/board"):
+        assert browser.get(path).status_code == 404
+        assert browser.get(f"{path}?invite=not-the-token").status_code == 404
+    assert browser.post(f"/matches/{waiting.pk}/join").status_code == 404
+    assert browser.post(f"/matches/{waiting.pk}/join", {"invite": "not-the-token"}).status_code == 404
+    with pytest.raises(MatchError) as refused:
+        match_join(match_id=waiting.pk, user=stranger)
+    assert refused.value.code == "no_such_match"
+    viewer = Viewer(stranger)
+
+    async def scenario() -> None:
+        ws = socket(waiting.pk, viewer)
+        connected, code = await ws.connect()
+        assert not connected and code == 4404
+        await ws.disconnect()
+
+    run(scenario)
+    assert open_seats(waiting) == 1
+
+
+def test_the_invitation_link_shows_the_match_and_lets_its_holder_join(
+    waiting: Match, ann: User, bob: User
+) -> None:
+    creator_page = signed_in(ann).get(f"/matches/{waiting.pk}/").content.decode()
+    link = f"/matches/{waiting.pk}/?invite={waiting.invite_token}"
+    assert link in creator_page  # the creator is given the link to share
+
+    browser = signed_in(bob)
+    page = browser.get(link)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="join-match"' in html and f'name="invite" value="{waiting.invite_token}"' in html
+    assert f"/ws/matches/{waiting.pk}/?invite={waiting.invite_token}" in html  # the live part keeps it
+    viewer = Viewer(bob)
+
+    async def scenario() -> None:
+        ws = socket(waiting.pk, viewer, path_suffix=f"?invite={waiting.invite_token}")
+        assert (await ws.connect())[0]
+        assert 'id="join-match"' in (await next_of(ws, "board"))["html"]
+        await ws.disconnect()
+
+    run(scenario)
+    answer = browser.post(f"/matches/{waiting.pk}/join", {"invite": waiting.invite_token})
+    assert answer.status_code == 302
+    waiting.refresh_from_db()
+    assert waiting.status == Match.Status.RUNNING and open_seats(waiting) == 0
+    # Running now: the link shows strangers nothing any more; the players still see it.
+    assert Client().get(link).status_code == 404
+    assert browser.get(f"/matches/{waiting.pk}/").status_code == 200
+
+
+def test_an_invited_person_needs_no_link_and_a_public_match_has_none(ann: User, bob: User) -> None:
+    invited = match_create(
+        creator=ann,
+        game_slug="go-fox",
+        options={},
+        visibility="private",
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )
+    assert signed_in(bob).get(f"/matches/{invited.pk}/").status_code == 200
+    match_join(match_id=invited.pk, user=bob)
+    public = match_create(
+        creator=ann, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
+    )
+    assert "invite-link" not in signed_in(ann).get(f"/matches/{public.pk}/").content.decode()
+
+
+def test_every_match_has_its_own_long_token(waiting: Match, ann: User) -> None:
+    match_create(creator=ann, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")])
+    tokens = list(Match.objects.values_list("invite_token", flat=True))
+    assert len(set(tokens)) == len(tokens)
+    assert all(len(token) >= 20 for token in tokens)

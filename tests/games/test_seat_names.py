@@ -1,0 +1,103 @@
+"""A seat's name is fixed when its match starts: renaming mid-game passes nothing to the table.
+
+(It's a Bomb!'s silenced Crisis Unit could otherwise hint through its display name.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from games.models import Match, Seat
+from games.services import SeatRequest, chat_post, match_create, match_join, match_resign
+from tests.games.test_api import api, token_for
+from tests.games.test_consumer import Viewer, next_of, run, socket
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def rename(user: User, display_name: str) -> None:
+    response = logged_in(user).post("/accounts/settings/", {"display_name": display_name, "time_zone": "UTC"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+
+def what_ann_sees(match: Match, ann: User) -> dict[str, str]:
+    client = logged_in(ann)
+    return {
+        "page": client.get(f"/matches/{match.pk}/").content.decode(),
+        "board": client.get(f"/matches/{match.pk}/board").content.decode(),
+        "dashboard": client.get("/matches/").content.decode(),
+    }
+
+
+def test_a_player_renaming_mid_game_keeps_their_old_name_at_the_table(
+    two_player_match: Match, ann: User, bob: User
+) -> None:
+    chat_post(match_id=two_player_match.pk, user=bob, text="good luck")
+    rename(bob, "CUT r1c2")
+    for where, html in what_ann_sees(two_player_match, ann).items():
+        assert "Bob" in html, where
+        assert "CUT r1c2" not in html, where
+    players = api("GET", f"/api/matches/{two_player_match.pk}", token_for(ann)).json()["players"]
+    assert [player["name"] for player in players] == ["Ann", "Bob"]
+    bob_page = logged_in(bob).get(f"/matches/{two_player_match.pk}/board").content.decode()
+    assert "CUT r1c2" not in bob_page
+
+
+def test_a_finished_match_shows_the_names_it_was_played_under(
+    two_player_match: Match, ann: User, bob: User
+) -> None:
+    match_resign(match_id=two_player_match.pk, user=ann)
+    assert Match.objects.get(pk=two_player_match.pk).status == Match.Status.FINISHED
+    rename(bob, "Robert")
+    page = logged_in(ann).get(f"/matches/{two_player_match.pk}/").content.decode()
+    assert "Bob" in page and "Robert" not in page
+
+
+def test_a_seat_shows_its_players_current_name_until_the_match_starts(ann: User, bob: User) -> None:
+    match = match_create(
+        creator=ann, game_slug="dont-go-boom", options={"rounds": 1},
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )  # fmt: skip
+    rename(bob, "Robert")
+    assert "Robert" in logged_in(ann).get(f"/matches/{match.pk}/").content.decode()
+    match_join(match_id=match.pk, user=bob)
+    assert [seat.display_name for seat in Seat.objects.filter(match=match)] == ["Ann", "Robert"]
+    rename(bob, "Bobby")
+    page = logged_in(ann).get(f"/matches/{match.pk}/").content.decode()
+    assert "Robert" in page and "Bobby" not in page
+
+
+def test_a_table_of_bots_is_named_when_it_starts(ann: User) -> None:
+    match = match_create(
+        creator=ann, game_slug="go-fox", options={},
+        seats=[SeatRequest("bot", level="random"), SeatRequest("bot", level="basic")],
+    )  # fmt: skip
+    assert [seat.display_name for seat in Seat.objects.filter(match=match)] == ["Random Bot", "Basic Bot"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_presence_notes_name_a_player_by_their_seat(two_player_match: Match, ann: User, bob: User) -> None:
+    rename(bob, "CUT r1c2")
+    ann_browser, bob_browser = Viewer(ann), Viewer(bob)
+
+    async def scenario() -> None:
+        watcher, renamed = socket(two_player_match.pk, ann_browser), socket(two_player_match.pk, bob_browser)
+        assert (await watcher.connect())[0]
+        await next_of(watcher, "board")
+        assert (await renamed.connect())[0]
+        note: dict[str, Any] = await next_of(watcher, "presence")
+        assert note == {"type": "presence", "online": True, "who": "Bob"}
+        await renamed.disconnect()
+        await watcher.disconnect()
+
+    run(scenario)
