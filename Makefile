@@ -23,6 +23,7 @@ typecheck: $(VENV)/.installed-dev
 # What CI runs besides the tests (see .ci/run).
 check: lint typecheck
 	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/lint-imports  # the layering contracts in pyproject.toml
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m bench.engine

@@ -165,6 +165,10 @@ CELERY_TIMEZONE = "UTC"
 # A bot turn whose task was lost (a dead worker, a broker restart) is queued again
 # by this sweep once it has waited BOT_TURN_STALE_SECONDS.
 BOT_TURN_STALE_SECONDS = 30
+# Celery tasks told, by name, that a match finished (games/effects.py): each gets the
+# match id once, after the commit that finished it. Features add their entry here, so
+# the core never imports them (ratings and tournaments will).
+MATCH_FINISHED_TASKS: list[str] = []
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-bot-turns": {"task": "games.tasks.sweep_bot_turns", "schedule": 30.0},
 }

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from accounts.sessions import CLOSE_SIGNED_OUT, session_tag, signed_in_user, user_group
 from games import selectors, services
-from games.channels import match_group
+from games.broadcast import match_group
 from games.inputs import BadInput, parse_json
 from games.models import ChatMessage
 from games.pages import chat_html, live_html

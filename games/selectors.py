@@ -7,6 +7,7 @@ builds it from the viewer's seat view (``games.boards``); the state never leaves
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -21,6 +22,35 @@ from games.models import Match, Move, Seat
 
 class NotVisible(Exception):
     """The match does not exist for this viewer (shown as 404: private matches stay unknown)."""
+
+
+# A seat a bot plays: a bot account's, or the autopilot's for a player who resigned.
+PLAYED_BY_BOT = Q(user__is_bot=True) | Q(forfeited_at__isnull=False)
+
+
+def bot_seat_owing(match_id: int, ply: int) -> Seat | None:
+    """The bot-played seat owing a decision in a running match still at ``ply``, if any."""
+    return (
+        Seat.objects.select_related("user", "match")
+        .filter(
+            PLAYED_BY_BOT,
+            match_id=match_id,
+            match__ply=ply,
+            match__status=Match.Status.RUNNING,
+            owes_decision=True,
+        )
+        .first()
+    )
+
+
+def bot_turns_waiting_since(stale_before: datetime) -> list[tuple[int, int]]:
+    """(match id, ply) of running matches whose bot turn has waited since ``stale_before``."""
+    return list(
+        Match.objects.filter(status=Match.Status.RUNNING, updated_at__lt=stale_before)
+        .filter(seats__in=Seat.objects.filter(PLAYED_BY_BOT, owes_decision=True))
+        .values_list("pk", "ply")
+        .distinct()
+    )
 
 
 @dataclass

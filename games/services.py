@@ -1,19 +1,19 @@
 """Every write to matches goes through here: views, consumers, the API and bots alike.
 
 Each service runs in one transaction that locks the match row first, so two moves
-can never interleave. Side effects (the channel-layer doorbell, bot tasks) are
-scheduled with ``on_commit``: nothing is announced that did not happen. Every
+can never interleave. Side effects (the doorbell, bot turns, "match finished") are
+handed to ``games.effects``, which runs them after the commit: nothing is announced
+that did not happen. Every
 failure is a ``MatchError`` with a stable ``code`` and a message for people, and
 leaves the database as it was.
 """
 
 from __future__ import annotations
 
-import logging
+import random
 import secrets
 import unicodedata
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -21,14 +21,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.bots import AVAILABLE_LEVELS
+from games import effects
+from games.bots import AVAILABLE_LEVELS, choose_action
 from games.engine import IllegalAction, get
 from games.engine.options import parse_options
 from games.engine.ranking import competition_ranks
 from games.inputs import BadInput, check_text
 from games.models import TURN_LIMITS, ChatMessage, Match, Move, Seat
-
-logger = logging.getLogger(__name__)
+from games.selectors import bot_seat_owing
 
 # The account that plays a level: created by accounts' 0002 data migration.
 BOT_USERNAMES = {level: f"bot-{level}" for level in ("random", "basic", "expert")}
@@ -146,7 +146,7 @@ def match_create(
         for index, (user, joined) in enumerate(placed)
     )
     _start_if_full(match)
-    _announce(match)
+    effects.match_changed(match)
     return match
 
 
@@ -174,7 +174,7 @@ def match_join(*, match_id: int, user: User, invite: str | None = None) -> Match
         mine.joined_at = timezone.now()
         mine.save(update_fields=["user", "joined_at"])
         _start_if_full(match)
-        _announce(match)
+        effects.match_changed(match)
     return match
 
 
@@ -187,7 +187,7 @@ def match_decline(*, match_id: int, user: User) -> Match:
             raise MatchError("not_invited", "You have no invitation to this match.")
         seat.user = None
         seat.save(update_fields=["user"])
-        _announce(match)
+        effects.match_changed(match)
     return match
 
 
@@ -206,7 +206,7 @@ def match_leave(*, match_id: int, user: User) -> Match:
             seat.user = None
             seat.joined_at = None
             seat.save(update_fields=["user", "joined_at"])
-        _announce(match)
+        effects.match_changed(match)
     return match
 
 
@@ -284,6 +284,28 @@ def match_play_for_seat(*, match_id: int, seat_index: int, action: Any, ply: Any
         return _play(match, seat_index, action, ply, user=user, action_id=None)
 
 
+def bot_play_turn(*, match_id: int, ply: int) -> bool:
+    """Play the decision a bot seat owes at ``ply``; False when there was nothing (left)
+    to do: the match moved on, finished or is gone, or another copy played first."""
+    seat = bot_seat_owing(match_id, ply)
+    if seat is None:
+        return False
+    game = seat.match.engine
+    level = AUTOPILOT_LEVEL
+    if seat.forfeited_at is None and seat.user is not None and seat.user.bot_level in AVAILABLE_LEVELS:
+        level = seat.user.bot_level
+    # The bot decides from its seat's view alone, with a fresh random source.
+    view = game.view(seat.match.decoded_state(), seat.index)
+    action = choose_action(game, view, seat.index, level, random.Random(secrets.randbits(64)))
+    try:
+        match_play_for_seat(match_id=match_id, seat_index=seat.index, action=action, ply=ply)
+    except MatchError as error:
+        if error.code == "stale_ply":
+            return False  # another copy of this task played first
+        raise
+    return True
+
+
 def _play(
     match: Match, seat_index: int, action: Any, ply: int, *, user: User | None, action_id: uuid.UUID | None
 ) -> SubmitResult:
@@ -302,9 +324,10 @@ def _play(
         match=match, ply=match.ply, seat=seat_index, action=action, user=user, action_id=action_id
     )
     match.ply += 1
-    _store_state(match, list(match.seats.all()), state)
+    seats = list(match.seats.select_related("user"))
+    _store_state(match, seats, state)
     match.save()
-    _announce(match)
+    effects.match_changed(match, seats=seats)
     return SubmitResult(ply=match.ply)
 
 
@@ -338,6 +361,9 @@ def _finish(match: Match, seats: list[Seat], result: dict[str, Any]) -> None:
     match.result = result
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
+    # Once per match: only the transaction that finishes it gets here (the row is locked
+    # and a finished match takes no more moves).
+    effects.match_finished(match)
 
 
 def _ranks_with_resignations(seats: list[Seat], engine_ranks: list[int] | None) -> list[int]:
@@ -373,7 +399,7 @@ def match_resign(*, match_id: int, user: User) -> Match:
                 result["won"] = False
             _finish(match, seats, result)
         match.save()
-        _announce(match)
+        effects.match_changed(match)
     return match
 
 
@@ -402,52 +428,5 @@ def chat_post(*, match_id: int, user: User, text: Any) -> ChatMessage:
             if seat.index in view.get("chat_closed_seats", ()):
                 raise MatchError("chat_closed", "Your role keeps silent while the game runs.")
         message = ChatMessage.objects.create(match=match, user=user, author_name=seat.public_name, text=text)
-        _after_commit(_send_chat, match.pk, message.pk)
+        effects.chat_posted(match_id=match.pk, message_id=message.pk)
     return message
-
-
-# -- after commit -----------------------------------------------------------------------
-
-
-def _after_commit(callback: Callable[..., None], *arguments: int) -> None:
-    """Run ``callback(*arguments)`` once the transaction has committed; if it fails
-    (Redis down, the broker unreachable), log it and go on: what was written is
-    stored and answered as stored. Sockets refetch when they reconnect, and a bot turn
-    that could not be queued is queued again by the sweep."""
-
-    def run() -> None:
-        try:
-            callback(*arguments)
-        except Exception:
-            logger.exception("after commit: %s%r failed; the write stands", callback.__name__, arguments)
-
-    # Our own guard rather than on_commit(robust=True): Django's robust handler logs
-    # the callback's __qualname__, which a functools.partial lacks, so it raised
-    # instead (a stored move answered 500) and skipped the callbacks after it.
-    transaction.on_commit(run)
-
-
-def _announce(match: Match) -> None:
-    """After commit: ring the match's doorbell and queue any bot turn now owed."""
-    _after_commit(_ring, match.pk, match.ply)
-    if match.status == Match.Status.RUNNING:
-        _after_commit(_queue_bot_turn, match.pk, match.ply)
-
-
-def _ring(match_id: int, ply: int) -> None:
-    from games.channels import send_match_updated
-
-    send_match_updated(match_id=match_id, ply=ply)
-
-
-def _send_chat(match_id: int, message_id: int) -> None:
-    from games.channels import send_chat_posted
-
-    send_chat_posted(match_id=match_id, message_id=message_id)
-
-
-def _queue_bot_turn(match_id: int, ply: int) -> None:
-    from games.tasks import bot_play, bot_turn_owed
-
-    if bot_turn_owed(match_id, ply):
-        bot_play.delay(match_id, ply)

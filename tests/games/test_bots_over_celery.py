@@ -11,8 +11,8 @@ from django.utils import timezone
 from accounts.models import User
 from games.engine import all_games
 from games.models import Match, Move, Seat
-from games.services import SeatRequest, match_create
-from games.tasks import play_bot_turn, sweep_bot_turns
+from games.services import SeatRequest, bot_play_turn, match_create
+from games.tasks import sweep_bot_turns
 from tests.conftest import ensure_bot_accounts, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -62,7 +62,7 @@ def test_a_bot_turn_is_idempotent_and_the_sweep_requeues_a_lost_one(
         lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, timeout=120, what="go-fox"
     )
     # A task for a ply the match has left does nothing.
-    assert play_bot_turn(match.pk, 0) is False
+    assert bot_play_turn(match_id=match.pk, ply=0) is False
 
     # A bot turn whose task was lost: the match waits, with no task queued for it...
     from celery import current_app

@@ -1,4 +1,5 @@
-"""Names and messages on the channel layer: one place, so senders and consumers agree.
+"""The broadcast to a match's sockets over the channel layer: names and messages in one
+place, so senders and consumers agree. (Not "channels": that is the library's name.)
 
 The channel layer is only a doorbell: messages carry ids and ply numbers, never
 game data, so hidden information cannot cross it.

@@ -1,0 +1,89 @@
+"""The one place that schedules work for after a transaction commits.
+
+Services decide what happened and call one function here; this module turns it
+into after-commit work: the match group's doorbell, a bot's turn, the chat doorbell,
+and the **match-finished announcement**. Nothing is announced that did not happen
+(every callback waits for the commit), and nothing here can undo a write: each
+callback is guarded, so a failure (Redis down, the broker unreachable) is logged
+and the rest still run. Sockets refetch when they reconnect, and a bot turn that
+could not be queued is queued again by the sweep (games/tasks.py).
+
+Features hear that a match finished by Celery task name, listed in
+``settings.MATCH_FINISHED_TASKS`` (ratings and tournaments add theirs there): the
+core imports none of them, and each is sent the match id once, by the transaction
+that finished the match.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import transaction
+
+from boomsite.celery import app as celery_app
+from games.broadcast import send_chat_posted, send_match_updated
+from games.models import Match, Seat
+from games.selectors import PLAYED_BY_BOT
+from games.tasks import bot_play
+
+logger = logging.getLogger(__name__)
+
+
+def after_commit(callback: Callable[..., None], *arguments: int | str) -> None:
+    """Run ``callback(*arguments)`` once the transaction has committed; log a failure
+    and go on (what was written stands, and is answered as written)."""
+
+    def run() -> None:
+        try:
+            callback(*arguments)
+        except Exception:
+            logger.exception("after commit: %s%r failed; the write stands", callback.__name__, arguments)
+
+    # Our own guard rather than on_commit(robust=True): Django's robust handler logs
+    # the callback's __qualname__, which a functools.partial lacks, so it raised
+    # instead (a stored move answered 500) and skipped the callbacks after it.
+    transaction.on_commit(run)
+
+
+def match_changed(match: Match, *, seats: list[Seat] | None = None) -> None:
+    """Ring the match's doorbell; queue a bot's turn if one is owed now.
+
+    Whether a bot owes a turn is decided here, inside the transaction, from ``seats``
+    when the caller has them (with their users), or from one query otherwise."""
+    after_commit(_ring, match.pk, match.ply)
+    if match.status == Match.Status.RUNNING and _bot_owes_a_turn(match, seats):
+        after_commit(_queue_bot_turn, match.pk, match.ply)
+
+
+def chat_posted(*, match_id: int, message_id: int) -> None:
+    after_commit(_ring_for_chat, match_id, message_id)
+
+
+def match_finished(match: Match) -> None:
+    """Announce, after commit, that ``match`` finished: every subscriber task once."""
+    for task_name in settings.MATCH_FINISHED_TASKS:
+        after_commit(_send_task, task_name, match.pk)
+
+
+def _bot_owes_a_turn(match: Match, seats: list[Seat] | None) -> bool:
+    if seats is None:
+        return Seat.objects.filter(PLAYED_BY_BOT, match=match, owes_decision=True).exists()
+    return any(seat.owes_decision and seat.played_by_bot for seat in seats)
+
+
+def _ring(match_id: int, ply: int) -> None:
+    send_match_updated(match_id=match_id, ply=ply)
+
+
+def _ring_for_chat(match_id: int, message_id: int) -> None:
+    send_chat_posted(match_id=match_id, message_id=message_id)
+
+
+def _queue_bot_turn(match_id: int, ply: int) -> None:
+    bot_play.delay(match_id, ply)
+
+
+def _send_task(task_name: str, match_id: int) -> None:
+    celery_app.send_task(task_name, args=[match_id])
