@@ -76,7 +76,7 @@
       retry = 500;
       setStatus("");
       page.dataset.connected = "yes";
-      socket.send(JSON.stringify({ type: "hello", ply: shownPly }));
+      // Nothing to ask: the server pushes the board as the socket opens (once).
     };
     socket.onclose = function (event) {
       page.dataset.connected = "no";
@@ -101,8 +101,13 @@
         }
       } else if (message.type === "error") {
         flash(message.message);
-        // Whatever was refused, show the board as it is now, with its buttons enabled again.
-        refetch();
+        // Whatever was refused, show the board as it is now, with its buttons enabled
+        // again: the socket that answered sends it (HTTP only if the socket is gone).
+        if (socket && socket.readyState === WebSocket.OPEN) {
+          socket.send(JSON.stringify({ type: "refresh" }));
+        } else {
+          refetch();
+        }
       } else if (message.type === "acted" || message.type === "chatted") {
         flash("");
       }
