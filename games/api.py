@@ -22,6 +22,7 @@ from accounts.models import User
 from accounts.services import api_token_user
 from boomsite import rate_limit
 from games import selectors, services
+from games.errors import ErrorCode, http_status
 from games.inputs import BadInput, parse_json
 
 MAX_BODY_BYTES = 16 * 1024
@@ -31,21 +32,9 @@ MAX_BODY_BYTES = 16 * 1024
 API_REQUESTS_PER_WINDOW = 60
 API_WINDOW_SECONDS = 20
 
-# How a service's refusal maps onto HTTP.
-_STATUS_FOR_CODE = {
-    "no_such_match": 404,
-    "not_your_seat": 403,
-    "resigned": 403,
-    "stale_ply": 409,
-    "not_your_turn": 409,
-    "game_over": 409,
-    "not_running": 409,
-    "action_id_taken": 409,
-}
 
-
-def _error(code: str, message: str, status: int) -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+def _error(code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=http_status(code))
 
 
 def _token_user(request: HttpRequest) -> User | None:
@@ -63,7 +52,7 @@ def _token_key(request: HttpRequest) -> str:
 
 
 def _unauthorised() -> JsonResponse:
-    response = _error("unauthorised", "Send a valid API token: Authorization: Bearer <token>.", 401)
+    response = _error(ErrorCode.UNAUTHORISED, "Send a valid API token: Authorization: Bearer <token>.")
     response["WWW-Authenticate"] = 'Bearer realm="boomsite"'
     return response
 
@@ -71,7 +60,7 @@ def _unauthorised() -> JsonResponse:
 def _caller(request: HttpRequest, match_id: int, method: str) -> tuple[User, selectors.Access] | JsonResponse:
     """The token's user and what they may see of the match, or the error to answer."""
     if request.method != method:
-        return _error("method_not_allowed", f"Use {method}.", 405)
+        return _error(ErrorCode.METHOD_NOT_ALLOWED, f"Use {method}.")
     user = _token_user(request)
     if user is None:
         return _unauthorised()
@@ -80,17 +69,16 @@ def _caller(request: HttpRequest, match_id: int, method: str) -> tuple[User, sel
     )
     if not verdict.allowed:
         response = _error(
-            "rate_limited",
+            ErrorCode.RATE_LIMITED,
             f"At most {API_REQUESTS_PER_WINDOW} requests every {API_WINDOW_SECONDS} seconds per token: "
             f"wait {verdict.retry_after} s.",
-            429,
         )
         response["Retry-After"] = str(verdict.retry_after)
         return response
     try:
         return user, selectors.access(match_id, user)
     except selectors.NotVisible:
-        return _error("no_such_match", "There is no such match.", 404)
+        return _error(ErrorCode.NO_SUCH_MATCH, "There is no such match.")
 
 
 # Answers are one seat's view (and its legal actions): Cache-Control private, no-store.
@@ -112,20 +100,20 @@ def match_actions(request: HttpRequest, match_id: int) -> JsonResponse:
     if isinstance(caller, JsonResponse):
         return caller
     if len(request.body) > MAX_BODY_BYTES:
-        return _error("too_large", "A request body is at most 16 KB.", 413)
+        return _error(ErrorCode.TOO_LARGE, "A request body is at most 16 KB.")
     try:
         body: Any = parse_json(request.body)
     except BadInput as error:
-        return _error(error.code, str(error), 400)
+        return _error(error.code, str(error))
     if not isinstance(body, dict):
-        return _error("malformed_json", "The body must be a JSON object.", 400)
+        return _error(ErrorCode.MALFORMED_JSON, "The body must be a JSON object.")
     try:
         result = services.match_submit_action(
             match_id=match_id, user=caller[0], action=body.get("action"), ply=body.get("ply"),
             action_id=body.get("action_id"),
         )  # fmt: skip
     except services.MatchError as error:
-        return _error(error.code, str(error), _STATUS_FOR_CODE.get(error.code, 400))
+        return _error(error.code, str(error))
     return JsonResponse(
         {"ply": result.ply, "duplicate": result.duplicate}, status=200 if result.duplicate else 201
     )

@@ -26,6 +26,7 @@ from django.utils import timezone
 from accounts.sessions import CLOSE_SIGNED_OUT, session_tag, signed_in_user, user_group
 from games import selectors, services
 from games.broadcast import match_group
+from games.errors import ErrorCode
 from games.inputs import BadInput, parse_json
 from games.models import ChatMessage
 from games.pages import chat_html, live_html
@@ -62,7 +63,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         refusal = REGISTRY.open(client=self.client, match_id=self.match_id)
         if refusal is not None:
             await self.accept()
-            await self._error("too_many_sockets", f"Too many open connections: {refusal}.")
+            await self._error(ErrorCode.TOO_MANY_SOCKETS, f"Too many open connections: {refusal}.")
             await self.close(code=CLOSE_TOO_MANY)
             return
         self.counted = True
@@ -97,15 +98,15 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             if self.strikes >= STRIKES_BEFORE_CLOSE:
                 await self.close(code=CLOSE_FLOODING)
                 return
-            await self._error("rate_limited", "Slow down: too many messages.")
+            await self._error(ErrorCode.RATE_LIMITED, "Slow down: too many messages.")
             return
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
-            await self._error("malformed_message", "Messages are JSON text of at most 16 KB.")
+            await self._error(ErrorCode.MALFORMED_MESSAGE, "Messages are JSON text of at most 16 KB.")
             return
         try:
             content = parse_json(text_data)
         except BadInput as error:
-            await self._error("malformed_message", str(error))
+            await self._error(ErrorCode.MALFORMED_MESSAGE, str(error))
             return
         await self.receive_json(content)
 
@@ -120,13 +121,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "chat":
             await self._chat(content)
         else:
-            await self._error("unknown_message", "Unknown message type.")
+            await self._error(ErrorCode.UNKNOWN_MESSAGE, "Unknown message type.")
 
     async def _act(self, content: dict[str, Any]) -> None:
         action_id = content.get("action_id")
         echo = action_id if isinstance(action_id, str) and len(action_id) <= 64 else None
         if not self._is_signed_in():
-            await self._error("login_required", "Log in to play.", action_id=echo)
+            await self._error(ErrorCode.LOGIN_REQUIRED, "Log in to play.", action_id=echo)
             return
         if not await self._session_still_signs_in():
             await self._signed_out(action_id=echo)
@@ -148,7 +149,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _chat(self, content: dict[str, Any]) -> None:
         if not self._is_signed_in():
-            await self._error("login_required", "Log in to chat.")
+            await self._error(ErrorCode.LOGIN_REQUIRED, "Log in to chat.")
             return
         if not await self._session_still_signs_in():
             await self._signed_out()
@@ -216,7 +217,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _signed_out(self, *, action_id: str | None = None) -> None:
         await self._error(
-            "signed_out", "You are signed out here: reload the page to go on.", action_id=action_id
+            ErrorCode.SIGNED_OUT, "You are signed out here: reload the page to go on.", action_id=action_id
         )
         await self.close(code=CLOSE_SIGNED_OUT)
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from games.errors import ErrorCode
+
 # Far deeper than any action or message needs (an action is two levels), far
 # shallower than the parser's recursion limit.
 MAX_DEPTH = 16
@@ -25,11 +27,11 @@ class BadInput(ValueError):
 
 
 def parse_json(text: str | bytes) -> Any:
-    """JSON text as data, or ``BadInput("malformed_json", ...)``."""
+    """JSON text as data, or ``BadInput(ErrorCode.MALFORMED_JSON, ...)``."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-        raise BadInput("malformed_json", "That is not valid JSON.") from None
+        raise BadInput(ErrorCode.MALFORMED_JSON, "That is not valid JSON.") from None
     _check_data(data)
     return data
 
@@ -39,18 +41,20 @@ def _check_data(data: Any) -> None:
     while pending:
         value, depth = pending.pop()
         if depth > MAX_DEPTH:
-            raise BadInput("malformed_json", f"JSON nested deeper than {MAX_DEPTH} levels is refused.")
+            raise BadInput(
+                ErrorCode.MALFORMED_JSON, f"JSON nested deeper than {MAX_DEPTH} levels is refused."
+            )
         if isinstance(value, str):
-            check_text(value, code="malformed_json")
+            check_text(value, code=ErrorCode.MALFORMED_JSON)
         elif isinstance(value, dict):
             for key, item in value.items():
-                check_text(key, code="malformed_json")
+                check_text(key, code=ErrorCode.MALFORMED_JSON)
                 pending.append((item, depth + 1))
         elif isinstance(value, list):
             pending.extend((item, depth + 1) for item in value)
 
 
-def check_text(text: str, *, code: str = "bad_text") -> None:
+def check_text(text: str, *, code: str = ErrorCode.BAD_TEXT) -> None:
     """Refuse text no database column can store: NUL characters, lone surrogates."""
     if "\x00" in text:
         raise BadInput(code, "Text may not contain NUL characters.")

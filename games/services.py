@@ -26,6 +26,7 @@ from games.bots import AVAILABLE_LEVELS, choose_action
 from games.engine import IllegalAction, get
 from games.engine.options import parse_options
 from games.engine.ranking import competition_ranks
+from games.errors import ErrorCode
 from games.inputs import BadInput, check_text
 from games.models import TURN_LIMITS, ChatMessage, Match, Move, Seat
 from games.selectors import bot_seat_owing
@@ -66,19 +67,19 @@ def _engine(slug: str) -> Any:
     try:
         return get(slug)
     except IllegalAction:
-        raise MatchError("no_such_game", "There is no such game.") from None
+        raise MatchError(ErrorCode.NO_SUCH_GAME, "There is no such game.") from None
 
 
 def _locked_match(match_id: int) -> Match:
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
-        raise MatchError("no_such_match", "There is no such match.")
+        raise MatchError(ErrorCode.NO_SUCH_MATCH, "There is no such match.")
     return match
 
 
 def _bot_user(level: str) -> User:
     if level not in AVAILABLE_LEVELS:
-        raise MatchError("no_such_bot", f"There is no {level!r} bot to play with yet.")
+        raise MatchError(ErrorCode.NO_SUCH_BOT, f"There is no {level!r} bot to play with yet.")
     return User.objects.get(username=BOT_USERNAMES[level], is_bot=True)
 
 
@@ -95,21 +96,22 @@ def match_create(
     """A new match with ``creator`` in the seat marked "me"; it starts at once if every seat is taken."""
     game = _engine(game_slug)
     if creator.is_bot or not creator.is_active:
-        raise MatchError("not_allowed", "This account cannot create matches.")
+        raise MatchError(ErrorCode.NOT_ALLOWED, "This account cannot create matches.")
     if not game.min_players <= len(seats) <= game.max_players:
         raise MatchError(
-            "bad_player_count", f"{game.name} is played by {game.min_players} to {game.max_players} players."
+            ErrorCode.BAD_PLAYER_COUNT,
+            f"{game.name} is played by {game.min_players} to {game.max_players} players.",
         )
     kinds = [request.kind for request in seats]
     # The creator plays, or watches a table of bots; nobody runs a match they are not in.
     if kinds.count("me") > 1 or (kinds.count("me") == 0 and set(kinds) != {"bot"}):
         raise MatchError(
-            "seat_yourself", "Take one seat yourself, or fill every seat with bots to watch them."
+            ErrorCode.SEAT_YOURSELF, "Take one seat yourself, or fill every seat with bots to watch them."
         )
     if visibility not in Match.Visibility.values:
-        raise MatchError("bad_visibility", "A match is either public or private.")
+        raise MatchError(ErrorCode.BAD_VISIBILITY, "A match is either public or private.")
     if turn_limit not in [limit for limit, _ in TURN_LIMITS]:
-        raise MatchError("bad_turn_limit", "Pick one of the offered time controls.")
+        raise MatchError(ErrorCode.BAD_TURN_LIMIT, "Pick one of the offered time controls.")
     try:
         parsed = parse_options(game.options, options)
         game.new(len(seats), 0, parsed)  # catches combinations only the game knows (variant vs players)
@@ -130,13 +132,15 @@ def match_create(
             username = request.username.strip()
             guest = User.objects.filter(username__iexact=username, is_active=True, is_bot=False).first()
             if guest is None:
-                raise MatchError("no_such_player", f"There is no player called {username[:40]!r}.")
+                raise MatchError(ErrorCode.NO_SUCH_PLAYER, f"There is no player called {username[:40]!r}.")
             if guest.pk == creator.pk or guest.username in invited:
-                raise MatchError("invited_twice", f"{guest.public_name} can only take one seat.")
+                raise MatchError(ErrorCode.INVITED_TWICE, f"{guest.public_name} can only take one seat.")
             invited.add(guest.username)
             placed.append((guest, False))
         else:
-            raise MatchError("bad_seat", "Each seat is you, an open seat, an invited player or a bot.")
+            raise MatchError(
+                ErrorCode.BAD_SEAT, "Each seat is you, an open seat, an invited player or a bot."
+            )
 
     match = Match.objects.create(
         game=game.slug, options=parsed, visibility=visibility, turn_limit=turn_limit, created_by=creator
@@ -156,20 +160,20 @@ def match_join(*, match_id: int, user: User, invite: str | None = None) -> Match
     with transaction.atomic():
         match = _locked_match(match_id)
         if user.is_bot:
-            raise MatchError("not_allowed", "Bots are seated by the match's creator.")
+            raise MatchError(ErrorCode.NOT_ALLOWED, "Bots are seated by the match's creator.")
         seats = list(match.seats.all())
         mine = next((seat for seat in seats if seat.user_id == user.pk), None)
         if not match.is_public and mine is None and not match.invite_matches(invite):
             # The same answer as for a match that does not exist: ids are guessable.
-            raise MatchError("no_such_match", "There is no such match.")
+            raise MatchError(ErrorCode.NO_SUCH_MATCH, "There is no such match.")
         if match.status != Match.Status.OPEN:
-            raise MatchError("not_open", "This match is not waiting for players any more.")
+            raise MatchError(ErrorCode.NOT_OPEN, "This match is not waiting for players any more.")
         if mine is not None and mine.joined_at is not None:
-            raise MatchError("already_seated", "You already have a seat in this match.")
+            raise MatchError(ErrorCode.ALREADY_SEATED, "You already have a seat in this match.")
         if mine is None:
             mine = next((seat for seat in seats if seat.user_id is None), None)
             if mine is None:
-                raise MatchError("match_full", "Every seat in this match is taken.")
+                raise MatchError(ErrorCode.MATCH_FULL, "Every seat in this match is taken.")
             mine.user = user
         mine.joined_at = timezone.now()
         mine.save(update_fields=["user", "joined_at"])
@@ -184,7 +188,7 @@ def match_decline(*, match_id: int, user: User) -> Match:
         match = _locked_match(match_id)
         seat = match.seats.filter(user=user, joined_at__isnull=True).first()
         if match.status != Match.Status.OPEN or seat is None:
-            raise MatchError("not_invited", "You have no invitation to this match.")
+            raise MatchError(ErrorCode.NOT_INVITED, "You have no invitation to this match.")
         seat.user = None
         seat.save(update_fields=["user"])
         effects.match_changed(match)
@@ -197,7 +201,9 @@ def match_leave(*, match_id: int, user: User) -> Match:
         match = _locked_match(match_id)
         seat = match.seats.filter(user=user, joined_at__isnull=False).first()
         if match.status != Match.Status.OPEN or seat is None:
-            raise MatchError("not_seated", "You can only leave a match you joined that has not started.")
+            raise MatchError(
+                ErrorCode.NOT_SEATED, "You can only leave a match you joined that has not started."
+            )
         if match.created_by_id == user.pk:
             match.status = Match.Status.CANCELLED
             match.finished_at = timezone.now()
@@ -233,7 +239,9 @@ def _start_if_full(match: Match) -> None:
 
 def _parse_ply(ply: Any) -> int:
     if type(ply) is not int or ply < 0:
-        raise MatchError("bad_ply", "Say which position you are moving from (the ply, a whole number).")
+        raise MatchError(
+            ErrorCode.BAD_PLY, "Say which position you are moving from (the ply, a whole number)."
+        )
     return ply
 
 
@@ -243,7 +251,7 @@ def _parse_action_id(action_id: Any) -> uuid.UUID | None:
     try:
         return uuid.UUID(str(action_id))
     except ValueError:
-        raise MatchError("bad_action_id", "The action id must be a UUID.") from None
+        raise MatchError(ErrorCode.BAD_ACTION_ID, "The action id must be a UUID.") from None
 
 
 def match_submit_action(
@@ -262,13 +270,13 @@ def match_submit_action(
             earlier = Move.objects.filter(match=match, action_id=move_id).first()
             if earlier is not None:
                 if earlier.user_id != user.pk:
-                    raise MatchError("action_id_taken", "That action id was used for another move.")
+                    raise MatchError(ErrorCode.ACTION_ID_TAKEN, "That action id was used for another move.")
                 return SubmitResult(ply=earlier.ply + 1, duplicate=True)
         seat = match.seats.filter(user=user, joined_at__isnull=False).first()
         if seat is None or user.is_bot:
-            raise MatchError("not_your_seat", "You are not playing in this match.")
+            raise MatchError(ErrorCode.NOT_YOUR_SEAT, "You are not playing in this match.")
         if seat.forfeited_at is not None:
-            raise MatchError("resigned", "You resigned from this match.")
+            raise MatchError(ErrorCode.RESIGNED, "You resigned from this match.")
         return _play(match, seat.index, action, ply, user=user, action_id=move_id)
 
 
@@ -279,7 +287,7 @@ def match_play_for_seat(*, match_id: int, seat_index: int, action: Any, ply: Any
         match = _locked_match(match_id)
         seat = match.seats.select_related("user").filter(index=seat_index).first()
         if seat is None or not seat.played_by_bot:
-            raise MatchError("not_a_bot_seat", "That seat is not played by a bot.")
+            raise MatchError(ErrorCode.NOT_A_BOT_SEAT, "That seat is not played by a bot.")
         user = seat.user if seat.forfeited_at is None else None
         return _play(match, seat_index, action, ply, user=user, action_id=None)
 
@@ -310,11 +318,13 @@ def _play(
     match: Match, seat_index: int, action: Any, ply: int, *, user: User | None, action_id: uuid.UUID | None
 ) -> SubmitResult:
     if match.status == Match.Status.FINISHED:
-        raise MatchError("game_over", "The game is over.")
+        raise MatchError(ErrorCode.GAME_OVER, "The game is over.")
     if match.status != Match.Status.RUNNING:
-        raise MatchError("not_running", "This match has not started.")
+        raise MatchError(ErrorCode.NOT_RUNNING, "This match has not started.")
     if ply != match.ply:
-        raise MatchError("stale_ply", "The game has moved on since you looked: here is the latest position.")
+        raise MatchError(
+            ErrorCode.STALE_PLY, "The game has moved on since you looked: here is the latest position."
+        )
     game = match.engine
     try:
         state = game.apply(match.decoded_state(), seat_index, action)
@@ -383,9 +393,9 @@ def match_resign(*, match_id: int, user: User) -> Match:
         match = _locked_match(match_id)
         seat = match.seats.filter(user=user, joined_at__isnull=False).first()
         if match.status != Match.Status.RUNNING or seat is None:
-            raise MatchError("not_playing", "You can only resign from a match you are playing.")
+            raise MatchError(ErrorCode.NOT_PLAYING, "You can only resign from a match you are playing.")
         if seat.forfeited_at is not None:
-            raise MatchError("resigned", "You resigned from this match already.")
+            raise MatchError(ErrorCode.RESIGNED, "You resigned from this match already.")
         seat.forfeited_at = timezone.now()
         seat.save(update_fields=["forfeited_at"])
         seats = list(match.seats.select_related("user"))
@@ -408,25 +418,27 @@ def match_resign(*, match_id: int, user: User) -> Match:
 
 def chat_post(*, match_id: int, user: User, text: Any) -> ChatMessage:
     if not isinstance(text, str) or not text.strip():
-        raise MatchError("empty_message", "Write something first.")
+        raise MatchError(ErrorCode.EMPTY_MESSAGE, "Write something first.")
     try:
         check_text(text)
     except BadInput as error:
         raise MatchError(error.code, str(error)) from None
     if any(unicodedata.category(character) == "Cc" and character not in "\n\t" for character in text):
-        raise MatchError("bad_text", "Messages may not contain control characters.")
+        raise MatchError(ErrorCode.BAD_TEXT, "Messages may not contain control characters.")
     text = text.strip()
     if len(text) > ChatMessage.MAX_LENGTH:
-        raise MatchError("message_too_long", f"A message is at most {ChatMessage.MAX_LENGTH} characters.")
+        raise MatchError(
+            ErrorCode.MESSAGE_TOO_LONG, f"A message is at most {ChatMessage.MAX_LENGTH} characters."
+        )
     with transaction.atomic():
         match = _locked_match(match_id)
         seat = match.seats.filter(user=user, joined_at__isnull=False).first()
         if seat is None or user.is_bot:
-            raise MatchError("not_your_seat", "Only the match's players can chat.")
+            raise MatchError(ErrorCode.NOT_YOUR_SEAT, "Only the match's players can chat.")
         if match.status == Match.Status.RUNNING:
             view = match.engine.view(match.decoded_state(), seat.index)
             if seat.index in view.get("chat_closed_seats", ()):
-                raise MatchError("chat_closed", "Your role keeps silent while the game runs.")
+                raise MatchError(ErrorCode.CHAT_CLOSED, "Your role keeps silent while the game runs.")
         message = ChatMessage.objects.create(match=match, user=user, author_name=seat.public_name, text=text)
         effects.chat_posted(match_id=match.pk, message_id=message.pk)
     return message

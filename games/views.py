@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from games import selectors, services
 from games.engine import IllegalAction, all_games, get
+from games.errors import ErrorCode
 from games.forms import MatchCreateForm
 from games.inputs import BadInput, parse_json
 from games.models import Match
@@ -154,7 +155,9 @@ def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
         action: Any = parse_json(request.POST.get("action", ""))
     except BadInput:
         return _done(
-            request, match_id, services.MatchError("malformed_action", "That action is not valid JSON.")
+            request,
+            match_id,
+            services.MatchError(ErrorCode.MALFORMED_ACTION, "That action is not valid JSON."),
         )
     try:
         ply = int(request.POST.get("ply", ""))
