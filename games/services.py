@@ -83,6 +83,15 @@ def _bot_user(level: str) -> User:
     return User.objects.get(username=BOT_USERNAMES[level], is_bot=True)
 
 
+@dataclass(frozen=True)
+class PlacedSeat:
+    """A seat of a new match: its player (None: open), and whether they sit already
+    (False: an invitation waiting for an answer)."""
+
+    user: User | None
+    joined: bool
+
+
 @transaction.atomic
 def match_create(
     *,
@@ -94,20 +103,70 @@ def match_create(
     turn_limit: int | None = None,
 ) -> Match:
     """A new match with ``creator`` in the seat marked "me"; it starts at once if every seat is taken."""
-    game = _engine(game_slug)
     if creator.is_bot or not creator.is_active:
         raise MatchError(ErrorCode.NOT_ALLOWED, "This account cannot create matches.")
-    if not game.min_players <= len(seats) <= game.max_players:
-        raise MatchError(
-            ErrorCode.BAD_PLAYER_COUNT,
-            f"{game.name} is played by {game.min_players} to {game.max_players} players.",
-        )
     kinds = [request.kind for request in seats]
     # The creator plays, or watches a table of bots; nobody runs a match they are not in.
     if kinds.count("me") > 1 or (kinds.count("me") == 0 and set(kinds) != {"bot"}):
         raise MatchError(
             ErrorCode.SEAT_YOURSELF, "Take one seat yourself, or fill every seat with bots to watch them."
         )
+    _engine(game_slug)  # an unknown game is named as such before its seats are read
+    placed: list[PlacedSeat] = []
+    invited: set[str] = set()
+    for request in seats:
+        if request.kind == "me":
+            placed.append(PlacedSeat(creator, joined=True))
+        elif request.kind == "open":
+            placed.append(PlacedSeat(None, joined=False))
+        elif request.kind == "bot":
+            placed.append(PlacedSeat(_bot_user(request.level), joined=True))
+        elif request.kind == "invite":
+            username = request.username.strip()
+            guest = User.objects.filter(username__iexact=username, is_active=True, is_bot=False).first()
+            if guest is None:
+                raise MatchError(ErrorCode.NO_SUCH_PLAYER, f"There is no player called {username[:40]!r}.")
+            if guest.pk == creator.pk or guest.username in invited:
+                raise MatchError(ErrorCode.INVITED_TWICE, f"{guest.public_name} can only take one seat.")
+            invited.add(guest.username)
+            placed.append(PlacedSeat(guest, joined=False))
+        else:
+            raise MatchError(
+                ErrorCode.BAD_SEAT, "Each seat is you, an open seat, an invited player or a bot."
+            )
+    return match_create_seated(
+        created_by=creator,
+        game_slug=game_slug,
+        options=options,
+        seats=placed,
+        visibility=visibility,
+        turn_limit=turn_limit,
+    )
+
+
+@transaction.atomic
+def match_create_seated(
+    *,
+    created_by: User,
+    game_slug: str,
+    options: dict[str, Any] | None,
+    seats: list[PlacedSeat],
+    visibility: str = Match.Visibility.PRIVATE,
+    turn_limit: int | None = None,
+) -> Match:
+    """A new match with exactly these seats, in this order: people and bots, seated or
+    invited, no seat for the creator required (a tournament seats its tables so). It
+    starts at once when every seat is taken. Checked like every match: the player count,
+    the options, the visibility, the time control; each person at most once."""
+    game = _engine(game_slug)
+    if not game.min_players <= len(seats) <= game.max_players:
+        raise MatchError(
+            ErrorCode.BAD_PLAYER_COUNT,
+            f"{game.name} is played by {game.min_players} to {game.max_players} players.",
+        )
+    people = [seat.user.pk for seat in seats if seat.user is not None and not seat.user.is_bot]
+    if len(people) != len(set(people)):
+        raise MatchError(ErrorCode.INVITED_TWICE, "A person can only take one seat.")
     if visibility not in Match.Visibility.values:
         raise MatchError(ErrorCode.BAD_VISIBILITY, "A match is either public or private.")
     if turn_limit not in [limit for limit, _ in TURN_LIMITS]:
@@ -119,35 +178,12 @@ def match_create(
         raise MatchError(error.code, str(error)) from None
 
     now = timezone.now()
-    placed: list[tuple[User | None, bool]] = []  # (user, joined) per seat
-    invited: set[str] = set()
-    for request in seats:
-        if request.kind == "me":
-            placed.append((creator, True))
-        elif request.kind == "open":
-            placed.append((None, False))
-        elif request.kind == "bot":
-            placed.append((_bot_user(request.level), True))
-        elif request.kind == "invite":
-            username = request.username.strip()
-            guest = User.objects.filter(username__iexact=username, is_active=True, is_bot=False).first()
-            if guest is None:
-                raise MatchError(ErrorCode.NO_SUCH_PLAYER, f"There is no player called {username[:40]!r}.")
-            if guest.pk == creator.pk or guest.username in invited:
-                raise MatchError(ErrorCode.INVITED_TWICE, f"{guest.public_name} can only take one seat.")
-            invited.add(guest.username)
-            placed.append((guest, False))
-        else:
-            raise MatchError(
-                ErrorCode.BAD_SEAT, "Each seat is you, an open seat, an invited player or a bot."
-            )
-
     match = Match.objects.create(
-        game=game.slug, options=parsed, visibility=visibility, turn_limit=turn_limit, created_by=creator
+        game=game.slug, options=parsed, visibility=visibility, turn_limit=turn_limit, created_by=created_by
     )
     Seat.objects.bulk_create(
-        Seat(match=match, index=index, user=user, joined_at=now if joined else None)
-        for index, (user, joined) in enumerate(placed)
+        Seat(match=match, index=index, user=seat.user, joined_at=now if seat.joined else None)
+        for index, seat in enumerate(seats)
     )
     _start_if_full(match)
     effects.match_changed(match)

@@ -13,9 +13,11 @@ from games.engine import get
 from games.models import ChatMessage, Match, Move, Seat
 from games.services import (
     MatchError,
+    PlacedSeat,
     SeatRequest,
     chat_post,
     match_create,
+    match_create_seated,
     match_decline,
     match_join,
     match_leave,
@@ -375,3 +377,34 @@ def test_the_crisis_unit_cannot_chat_while_its_a_bomb_runs(ann: User, bob: User)
     assert error.value.code == "chat_closed"
     chat_post(match_id=match.pk, user=bob, text="which one?")
     assert ChatMessage.objects.filter(match=match).count() == 1
+
+
+def test_a_match_can_be_seated_with_a_given_list_of_players(ann: User, bob: User, make_person: Any) -> None:
+    """As a tournament seats a table: people and a bot, the organiser not at the table."""
+    organiser, carl = make_person("organiser"), make_person("carl")
+    bot = User.objects.get(username="bot-basic")
+    match = match_create_seated(
+        created_by=organiser,
+        game_slug="go-fox",
+        options={},
+        seats=[PlacedSeat(ann, joined=True), PlacedSeat(bot, joined=True), PlacedSeat(carl, joined=True)],
+    )
+    assert match.status == Match.Status.RUNNING and match.visibility == Match.Visibility.PRIVATE
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    assert [seat.user.username for seat in seats if seat.user] == ["ann", "bot-basic", "carl"]
+    assert all(seat.joined_at is not None for seat in seats)
+    assert not Seat.objects.filter(match=match, user=organiser).exists()
+
+
+def test_a_seated_match_refuses_a_person_twice_or_a_bad_count_and_creates_nothing(
+    ann: User, bob: User
+) -> None:
+    before = Match.objects.count()
+    for seats, code in (
+        ([PlacedSeat(ann, joined=True), PlacedSeat(ann, joined=True)], "invited_twice"),
+        ([PlacedSeat(ann, joined=True)], "bad_player_count"),
+    ):
+        with pytest.raises(MatchError) as refused:
+            match_create_seated(created_by=bob, game_slug="go-fox", options={}, seats=seats)
+        assert refused.value.code == code
+    assert Match.objects.count() == before
