@@ -82,3 +82,12 @@ _HTTP_STATUS: dict[str, int] = {
 def http_status(code: str) -> int:
     """The HTTP status of a refusal with ``code`` (the site's or the engine's)."""
     return _HTTP_STATUS.get(code, 400)
+
+
+class MatchError(Exception):
+    """A request the match cannot take. ``str(error)`` is shown to the player as is;
+    ``code`` is an ``ErrorCode`` (or an engine code passed through)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code

@@ -1,0 +1,53 @@
+"""Every write to matches goes through here: views, consumers, the API and bots alike.
+
+A package: ``matches`` (create, join, leave), ``moves`` (play, bots), ``endings``
+(results, resignations), ``chat``; the public names are re-exported here, so callers
+write ``from games.services import match_submit_action``. Row locks and their order:
+``games/locks.py``.
+
+Each service runs in one transaction that locks the match row first, so two moves
+can never interleave. Side effects (the doorbell, bot turns, "match finished") are
+handed to ``games.effects``, which runs them after the commit: nothing is announced
+that did not happen. Every
+failure is a ``MatchError`` with a stable ``code`` and a message for people, and
+leaves the database as it was.
+"""
+
+from games.errors import MatchError
+from games.services.chat import chat_post
+from games.services.common import AUTOPILOT_LEVEL, BOT_USERNAMES
+from games.services.endings import match_resign
+from games.services.matches import (
+    PlacedSeat,
+    SeatRequest,
+    match_create,
+    match_create_seated,
+    match_decline,
+    match_join,
+    match_leave,
+)
+from games.services.moves import (
+    SubmitResult,
+    bot_play_turn,
+    match_play_for_seat,
+    match_submit_action,
+)
+
+__all__ = [
+    "AUTOPILOT_LEVEL",
+    "BOT_USERNAMES",
+    "MatchError",
+    "PlacedSeat",
+    "SeatRequest",
+    "SubmitResult",
+    "bot_play_turn",
+    "chat_post",
+    "match_create",
+    "match_create_seated",
+    "match_decline",
+    "match_join",
+    "match_leave",
+    "match_play_for_seat",
+    "match_resign",
+    "match_submit_action",
+]

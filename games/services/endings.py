@@ -1,0 +1,92 @@
+"""How matches end: a result from the engine, or resignations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import effects
+from games.engine.ranking import competition_ranks
+from games.errors import ErrorCode, MatchError
+from games.locks import lock_match
+from games.models import Match, Seat
+
+
+def store_state(match: Match, seats: list[Seat], state: Any) -> None:
+    """Keep the new state and what is derived from it: who owes a decision, the result.
+
+    Call with the match row locked (``games/locks.py``)."""
+    game = match.engine
+    match.state = game.encode(state)
+    waiting = set(game.to_act(state))
+    for seat in seats:
+        owes = seat.index in waiting
+        if seat.owes_decision != owes:
+            seat.owes_decision = owes
+            seat.save(update_fields=["owes_decision"])
+    result = game.result(state)
+    if result is not None:
+        finish(match, seats, dict(result))
+
+
+def finish(match: Match, seats: list[Seat], result: dict[str, Any]) -> None:
+    """Close the match. Players who resigned rank below everyone who played on.
+
+    Call with the match row locked (``games/locks.py``): the lock is what makes the
+    match-finished announcement once per match."""
+    resigned = [seat for seat in seats if seat.forfeited_at is not None]
+    if resigned:
+        result["ranks"] = _ranks_with_resignations(seats, result.get("ranks"))
+        result["resigned"] = [seat.index for seat in resigned]
+    scores = result.get("scores")
+    for seat in seats:
+        seat.rank = result["ranks"][seat.index]
+        seat.score = scores[seat.index] if scores is not None else None
+        seat.owes_decision = False
+        seat.save(update_fields=["rank", "score", "owes_decision"])
+    match.result = result
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    # Once per match: only the transaction that finishes it gets here (the row is locked
+    # and a finished match takes no more moves).
+    effects.match_finished(match)
+
+
+def _ranks_with_resignations(seats: list[Seat], engine_ranks: list[int] | None) -> list[int]:
+    """Those who played on keep their order (or share first); then who resigned last, and so on."""
+
+    def key(seat: Seat) -> tuple[int, float]:
+        if seat.forfeited_at is None:
+            return (0, engine_ranks[seat.index] if engine_ranks is not None else 1)
+        return (1, -seat.forfeited_at.timestamp())
+
+    return competition_ranks([key(seat) for seat in seats], higher_is_better=False)
+
+
+def match_resign(*, match_id: int, user: User) -> Match:
+    """Give up: the seat ranks last and the autopilot plays it, unless too few players are left."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        seat = match.seats.filter(user=user, joined_at__isnull=False).first()
+        if match.status != Match.Status.RUNNING or seat is None:
+            raise MatchError(ErrorCode.NOT_PLAYING, "You can only resign from a match you are playing.")
+        if seat.forfeited_at is not None:
+            raise MatchError(ErrorCode.RESIGNED, "You resigned from this match already.")
+        seat.forfeited_at = timezone.now()
+        seat.save(update_fields=["forfeited_at"])
+        seats = list(match.seats.select_related("user"))
+        playing_on = [seat for seat in seats if seat.forfeited_at is None]
+        people_left = [seat for seat in playing_on if not seat.user.is_bot]  # type: ignore[union-attr]
+        game = match.engine
+        # Nobody left to play for, or (in a game against each other) no one left to play against.
+        if not people_left or (not game.is_cooperative and len(playing_on) < 2):
+            result: dict[str, Any] = {"scores": None, "ranks": None}
+            if game.is_cooperative:
+                result["won"] = False
+            finish(match, seats, result)
+        match.save()
+        effects.match_changed(match)
+    return match

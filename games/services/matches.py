@@ -1,0 +1,218 @@
+"""Creating matches and filling their seats, until they start."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import effects
+from games.engine import IllegalAction
+from games.engine.options import parse_options
+from games.errors import ErrorCode, MatchError
+from games.locks import lock_match
+from games.models import TURN_LIMITS, Match, Seat
+from games.services.common import bot_account, engine_for
+from games.services.endings import store_state
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """One seat as the lobby asks for it."""
+
+    kind: Literal["me", "open", "invite", "bot"]
+    username: str = ""  # for "invite"
+    level: str = ""  # for "bot"
+
+
+@dataclass(frozen=True)
+class PlacedSeat:
+    """A seat of a new match: its player (None: open), and whether they sit already
+    (False: an invitation waiting for an answer)."""
+
+    user: User | None
+    joined: bool
+
+
+@transaction.atomic
+def match_create(
+    *,
+    creator: User,
+    game_slug: str,
+    options: dict[str, Any] | None,
+    seats: list[SeatRequest],
+    visibility: str = Match.Visibility.PUBLIC,
+    turn_limit: int | None = None,
+) -> Match:
+    """A new match with ``creator`` in the seat marked "me"; it starts at once if every seat is taken."""
+    if creator.is_bot or not creator.is_active:
+        raise MatchError(ErrorCode.NOT_ALLOWED, "This account cannot create matches.")
+    kinds = [request.kind for request in seats]
+    # The creator plays, or watches a table of bots; nobody runs a match they are not in.
+    if kinds.count("me") > 1 or (kinds.count("me") == 0 and set(kinds) != {"bot"}):
+        raise MatchError(
+            ErrorCode.SEAT_YOURSELF, "Take one seat yourself, or fill every seat with bots to watch them."
+        )
+    engine_for(game_slug)  # an unknown game is named as such before its seats are read
+    placed: list[PlacedSeat] = []
+    invited: set[str] = set()
+    for request in seats:
+        if request.kind == "me":
+            placed.append(PlacedSeat(creator, joined=True))
+        elif request.kind == "open":
+            placed.append(PlacedSeat(None, joined=False))
+        elif request.kind == "bot":
+            placed.append(PlacedSeat(bot_account(request.level), joined=True))
+        elif request.kind == "invite":
+            username = request.username.strip()
+            guest = User.objects.filter(username__iexact=username, is_active=True, is_bot=False).first()
+            if guest is None:
+                raise MatchError(ErrorCode.NO_SUCH_PLAYER, f"There is no player called {username[:40]!r}.")
+            if guest.pk == creator.pk or guest.username in invited:
+                raise MatchError(ErrorCode.INVITED_TWICE, f"{guest.public_name} can only take one seat.")
+            invited.add(guest.username)
+            placed.append(PlacedSeat(guest, joined=False))
+        else:
+            raise MatchError(
+                ErrorCode.BAD_SEAT, "Each seat is you, an open seat, an invited player or a bot."
+            )
+    return match_create_seated(
+        created_by=creator,
+        game_slug=game_slug,
+        options=options,
+        seats=placed,
+        visibility=visibility,
+        turn_limit=turn_limit,
+    )
+
+
+@transaction.atomic
+def match_create_seated(
+    *,
+    created_by: User,
+    game_slug: str,
+    options: dict[str, Any] | None,
+    seats: list[PlacedSeat],
+    visibility: str = Match.Visibility.PRIVATE,
+    turn_limit: int | None = None,
+) -> Match:
+    """A new match with exactly these seats, in this order: people and bots, seated or
+    invited, no seat for the creator required (a tournament seats its tables so). It
+    starts at once when every seat is taken. Checked like every match: the player count,
+    the options, the visibility, the time control; each person at most once."""
+    game = engine_for(game_slug)
+    if not game.min_players <= len(seats) <= game.max_players:
+        raise MatchError(
+            ErrorCode.BAD_PLAYER_COUNT,
+            f"{game.name} is played by {game.min_players} to {game.max_players} players.",
+        )
+    people = [seat.user.pk for seat in seats if seat.user is not None and not seat.user.is_bot]
+    if len(people) != len(set(people)):
+        raise MatchError(ErrorCode.INVITED_TWICE, "A person can only take one seat.")
+    if visibility not in Match.Visibility.values:
+        raise MatchError(ErrorCode.BAD_VISIBILITY, "A match is either public or private.")
+    if turn_limit not in [limit for limit, _ in TURN_LIMITS]:
+        raise MatchError(ErrorCode.BAD_TURN_LIMIT, "Pick one of the offered time controls.")
+    try:
+        parsed = parse_options(game.options, options)
+        game.new(len(seats), 0, parsed)  # catches combinations only the game knows (variant vs players)
+    except IllegalAction as error:
+        raise MatchError(error.code, str(error)) from None
+
+    now = timezone.now()
+    match = Match.objects.create(
+        game=game.slug, options=parsed, visibility=visibility, turn_limit=turn_limit, created_by=created_by
+    )
+    Seat.objects.bulk_create(
+        Seat(match=match, index=index, user=seat.user, joined_at=now if seat.joined else None)
+        for index, seat in enumerate(seats)
+    )
+    _start_if_full(match)
+    effects.match_changed(match)
+    return match
+
+
+def match_join(*, match_id: int, user: User, invite: str | None = None) -> Match:
+    """Take the seat ``user`` was invited to, or else the first open one. A private
+    match's open seat is taken only with its invitation link (``invite``, its token)."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        if user.is_bot:
+            raise MatchError(ErrorCode.NOT_ALLOWED, "Bots are seated by the match's creator.")
+        seats = list(match.seats.all())
+        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if not match.is_public and mine is None and not match.invite_matches(invite):
+            # The same answer as for a match that does not exist: ids are guessable.
+            raise MatchError(ErrorCode.NO_SUCH_MATCH, "There is no such match.")
+        if match.status != Match.Status.OPEN:
+            raise MatchError(ErrorCode.NOT_OPEN, "This match is not waiting for players any more.")
+        if mine is not None and mine.joined_at is not None:
+            raise MatchError(ErrorCode.ALREADY_SEATED, "You already have a seat in this match.")
+        if mine is None:
+            mine = next((seat for seat in seats if seat.user_id is None), None)
+            if mine is None:
+                raise MatchError(ErrorCode.MATCH_FULL, "Every seat in this match is taken.")
+            mine.user = user
+        mine.joined_at = timezone.now()
+        mine.save(update_fields=["user", "joined_at"])
+        _start_if_full(match)
+        effects.match_changed(match)
+    return match
+
+
+def match_decline(*, match_id: int, user: User) -> Match:
+    """Turn down an invitation: the seat becomes open for anyone with the link."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        seat = match.seats.filter(user=user, joined_at__isnull=True).first()
+        if match.status != Match.Status.OPEN or seat is None:
+            raise MatchError(ErrorCode.NOT_INVITED, "You have no invitation to this match.")
+        seat.user = None
+        seat.save(update_fields=["user"])
+        effects.match_changed(match)
+    return match
+
+
+def match_leave(*, match_id: int, user: User) -> Match:
+    """Leave a match before it starts; the creator leaving cancels it."""
+    with transaction.atomic():
+        match = lock_match(match_id)
+        seat = match.seats.filter(user=user, joined_at__isnull=False).first()
+        if match.status != Match.Status.OPEN or seat is None:
+            raise MatchError(
+                ErrorCode.NOT_SEATED, "You can only leave a match you joined that has not started."
+            )
+        if match.created_by_id == user.pk:
+            match.status = Match.Status.CANCELLED
+            match.finished_at = timezone.now()
+            match.save(update_fields=["status", "finished_at", "updated_at"])
+        else:
+            seat.user = None
+            seat.joined_at = None
+            seat.save(update_fields=["user", "joined_at"])
+        effects.match_changed(match)
+    return match
+
+
+def _start_if_full(match: Match) -> None:
+    """Start the match once every seat is taken: the seed, the first state, fixed seat
+    names. Call with the match row locked (``games/locks.py``)."""
+    seats = list(match.seats.select_related("user"))
+    if any(seat.joined_at is None for seat in seats):
+        return
+    # Names are fixed for the match: a player renaming mid-game changes nothing at the table.
+    for seat in seats:
+        seat.display_name = seat.public_name
+    Seat.objects.bulk_update(seats, ["display_name"])
+    game = match.engine
+    # 256 bits: the keyed generator's secrecy is the seed's (games/engine/rng.py).
+    match.seed = secrets.randbits(256)
+    match.generator = "keyed"
+    match.status = Match.Status.RUNNING
+    match.started_at = timezone.now()
+    store_state(match, seats, game.new(len(seats), match.seed, match.options, generator=match.generator))
+    match.save()

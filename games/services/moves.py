@@ -1,0 +1,134 @@
+"""Playing: a person's move, a bot's, the autopilot's; the state and what follows from it."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import User
+from games import effects
+from games.bots import AVAILABLE_LEVELS, choose_action
+from games.engine import IllegalAction
+from games.errors import ErrorCode, MatchError
+from games.locks import lock_match
+from games.models import Match, Move
+from games.selectors import bot_seat_owing
+from games.services.common import AUTOPILOT_LEVEL
+from games.services.endings import store_state
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    ply: int  # the match's ply after the move
+    duplicate: bool = False  # True when this action id had already been played
+
+
+def _parse_ply(ply: Any) -> int:
+    if type(ply) is not int or ply < 0:
+        raise MatchError(
+            ErrorCode.BAD_PLY, "Say which position you are moving from (the ply, a whole number)."
+        )
+    return ply
+
+
+def _parse_action_id(action_id: Any) -> uuid.UUID | None:
+    if action_id is None or action_id == "":
+        return None
+    try:
+        return uuid.UUID(str(action_id))
+    except ValueError:
+        raise MatchError(ErrorCode.BAD_ACTION_ID, "The action id must be a UUID.") from None
+
+
+def match_submit_action(
+    *, match_id: int, user: User, action: Any, ply: Any, action_id: Any = None
+) -> SubmitResult:
+    """``user`` plays ``action`` in their seat, if the match is still at ``ply``.
+
+    A resent ``action_id`` (a retry after a lost answer) returns the first answer
+    instead of failing or playing twice.
+    """
+    ply = _parse_ply(ply)
+    move_id = _parse_action_id(action_id)
+    with transaction.atomic():
+        match = lock_match(match_id)
+        if move_id is not None:
+            earlier = Move.objects.filter(match=match, action_id=move_id).first()
+            if earlier is not None:
+                if earlier.user_id != user.pk:
+                    raise MatchError(ErrorCode.ACTION_ID_TAKEN, "That action id was used for another move.")
+                return SubmitResult(ply=earlier.ply + 1, duplicate=True)
+        seat = match.seats.filter(user=user, joined_at__isnull=False).first()
+        if seat is None or user.is_bot:
+            raise MatchError(ErrorCode.NOT_YOUR_SEAT, "You are not playing in this match.")
+        if seat.forfeited_at is not None:
+            raise MatchError(ErrorCode.RESIGNED, "You resigned from this match.")
+        return _play(match, seat.index, action, ply, user=user, action_id=move_id)
+
+
+def match_play_for_seat(*, match_id: int, seat_index: int, action: Any, ply: Any) -> SubmitResult:
+    """A bot's or the autopilot's move for a seat it plays (bot account, or a resigned player)."""
+    ply = _parse_ply(ply)
+    with transaction.atomic():
+        match = lock_match(match_id)
+        seat = match.seats.select_related("user").filter(index=seat_index).first()
+        if seat is None or not seat.played_by_bot:
+            raise MatchError(ErrorCode.NOT_A_BOT_SEAT, "That seat is not played by a bot.")
+        user = seat.user if seat.forfeited_at is None else None
+        return _play(match, seat_index, action, ply, user=user, action_id=None)
+
+
+def bot_play_turn(*, match_id: int, ply: int) -> bool:
+    """Play the decision a bot seat owes at ``ply``; False when there was nothing (left)
+    to do: the match moved on, finished or is gone, or another copy played first."""
+    seat = bot_seat_owing(match_id, ply)
+    if seat is None:
+        return False
+    game = seat.match.engine
+    level = AUTOPILOT_LEVEL
+    if seat.forfeited_at is None and seat.user is not None and seat.user.bot_level in AVAILABLE_LEVELS:
+        level = seat.user.bot_level
+    # The bot decides from its seat's view alone, with a fresh random source.
+    view = game.view(seat.match.decoded_state(), seat.index)
+    action = choose_action(game, view, seat.index, level, random.Random(secrets.randbits(64)))
+    try:
+        match_play_for_seat(match_id=match_id, seat_index=seat.index, action=action, ply=ply)
+    except MatchError as error:
+        if error.code == "stale_ply":
+            return False  # another copy of this task played first
+        raise
+    return True
+
+
+def _play(
+    match: Match, seat_index: int, action: Any, ply: int, *, user: User | None, action_id: uuid.UUID | None
+) -> SubmitResult:
+    """Apply one move at ``ply`` and store what follows. Call with the match row locked
+    (``games/locks.py``); ``UNIQUE(match, ply)`` backs the ply check on every database."""
+    if match.status == Match.Status.FINISHED:
+        raise MatchError(ErrorCode.GAME_OVER, "The game is over.")
+    if match.status != Match.Status.RUNNING:
+        raise MatchError(ErrorCode.NOT_RUNNING, "This match has not started.")
+    if ply != match.ply:
+        raise MatchError(
+            ErrorCode.STALE_PLY, "The game has moved on since you looked: here is the latest position."
+        )
+    game = match.engine
+    try:
+        state = game.apply(match.decoded_state(), seat_index, action)
+    except IllegalAction as error:
+        raise MatchError(error.code, str(error)) from None
+    Move.objects.create(
+        match=match, ply=match.ply, seat=seat_index, action=action, user=user, action_id=action_id
+    )
+    match.ply += 1
+    seats = list(match.seats.select_related("user"))
+    store_state(match, seats, state)
+    match.save()
+    effects.match_changed(match, seats=seats)
+    return SubmitResult(ply=match.ply)
