@@ -70,15 +70,22 @@ def play_to_the_end(match: Match, people: dict[int, User]) -> tuple[User, int, d
             return people[seat], ply, action, action_id
 
 
-def test_a_finished_match_is_announced_to_every_subscriber_once_after_commit(
-    settings: Settings, broker: redis.Redis, ann: User, bob: User
-) -> None:
+@pytest.fixture
+def match(settings: Settings, ann: User, bob: User) -> Match:
+    """A running It's a Bomb! match of Ann and Bob (random play ends it in a few moves),
+    with the probe subscribers listed."""
     settings.MATCH_FINISHED_TASKS = SUBSCRIBERS
-    match = match_create(
+    created = match_create(
         creator=ann, game_slug="its-a-bomb", options={},
         seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
     )  # fmt: skip
-    match_join(match_id=match.pk, user=bob)
+    match_join(match_id=created.pk, user=bob)
+    return Match.objects.get(pk=created.pk)
+
+
+def test_a_finished_match_is_announced_to_every_subscriber_once_after_commit(
+    match: Match, broker: redis.Redis, ann: User, bob: User
+) -> None:
     assert announced(broker, match) == []
     mover, ply, action, action_id = play_to_the_end(match, {0: ann, 1: bob})
     assert announced(broker, match) == sorted(SUBSCRIBERS)
@@ -90,14 +97,8 @@ def test_a_finished_match_is_announced_to_every_subscriber_once_after_commit(
 
 
 def test_nothing_is_announced_by_a_transaction_that_rolls_back(
-    settings: Settings, broker: redis.Redis, ann: User, bob: User
+    match: Match, broker: redis.Redis, ann: User, bob: User
 ) -> None:
-    settings.MATCH_FINISHED_TASKS = SUBSCRIBERS
-    match = match_create(
-        creator=ann, game_slug="its-a-bomb", options={},
-        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
-    )  # fmt: skip
-    match_join(match_id=match.pk, user=bob)
 
     class RolledBack(Exception):
         pass
