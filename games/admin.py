@@ -40,7 +40,7 @@ def _refuse_lookups_on(hidden: tuple[str, ...], lookup: str) -> None:
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("index", "user", "joined_at", "forfeited_at", "owes_decision", "rank", "score")
+    fields = ("index", "user", "joined_at", "resigned_at", "owes_decision", "rank", "score")
     readonly_fields = fields
     can_delete = False
 

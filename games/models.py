@@ -125,12 +125,17 @@ class Match(models.Model):
         return isinstance(invite, str) and hmac.compare_digest(invite.encode(), self.invite_token.encode())
 
 
+class ResignReason(models.TextChoices):
+    RESIGNED = "resigned", "Resigned"
+
+
 class Seat(models.Model):
     """One place at the table. ``user`` is empty while the seat is open.
 
     An invited person's seat holds their user with ``joined_at`` empty until they
-    accept; bots join at once. ``forfeited_at`` marks a player who resigned: the
-    autopilot plays the seat from then on and it is ranked last. ``display_name``
+    accept; bots join at once. ``resigned_at`` marks a player who is out of the game,
+    for ``resigned_reason``: the autopilot plays the seat from then on and it is
+    ranked last. ``display_name``
     is the player's name when the match started (see ``public_name``).
     """
 
@@ -144,7 +149,10 @@ class Seat(models.Model):
     # (It's a Bomb!'s silenced Crisis Unit could otherwise hint through its name).
     # As long as a username, which is the name shown when there is no display name.
     display_name = models.CharField(max_length=150, blank=True, editable=False)
-    forfeited_at = models.DateTimeField(null=True, blank=True)
+    resigned_at = models.DateTimeField(null=True, blank=True)
+    # Why the seat is out: the player resigned (clocks will add timed_out, tournaments
+    # no_show). Empty while the player plays on.
+    resigned_reason = models.CharField(max_length=12, choices=ResignReason.choices, blank=True, default="")
     # Denormalised from the engine after every move, so dashboards and the bot
     # sweep can query "who owes a decision" without decoding states.
     owes_decision = models.BooleanField(default=False)
@@ -179,7 +187,7 @@ class Seat(models.Model):
     @property
     def played_by_bot(self) -> bool:
         """A bot account, or the autopilot for a player who resigned."""
-        return self.forfeited_at is not None or (self.user is not None and self.user.is_bot)
+        return self.resigned_at is not None or (self.user is not None and self.user.is_bot)
 
 
 class Move(models.Model):

@@ -25,7 +25,7 @@ class NotVisible(Exception):
 
 
 # A seat a bot plays: a bot account's, or the autopilot's for a player who resigned.
-PLAYED_BY_BOT = Q(user__is_bot=True) | Q(forfeited_at__isnull=False)
+PLAYED_BY_BOT = Q(user__is_bot=True) | Q(resigned_at__isnull=False)
 
 
 def bot_seat_owing(match_id: int, ply: int) -> Seat | None:
@@ -74,7 +74,7 @@ class Access:
 
     @property
     def can_act(self) -> bool:
-        return self.seat_index is not None and self.my_seat is not None and self.my_seat.forfeited_at is None
+        return self.seat_index is not None and self.my_seat is not None and self.my_seat.resigned_at is None
 
 
 def access(match_id: int, user: User | AnonymousUser, *, invite: str | None = None) -> Access:
@@ -129,7 +129,7 @@ def api_view(acc: Access) -> dict[str, Any]:
                 "seat": seat.index,
                 "name": name,
                 "is_bot": bool(seat.user and seat.user.is_bot),
-                "resigned": seat.forfeited_at is not None,
+                "resigned": seat.resigned_at is not None,
             }
             for seat, name in zip(acc.seats, seat_names(acc.seats), strict=True)
         ],
@@ -179,7 +179,7 @@ def move_public_log(move: Move) -> list[str] | None:
 
 def your_turn_count(user: User) -> int:
     return Seat.objects.filter(
-        user=user, owes_decision=True, forfeited_at__isnull=True, match__status=Match.Status.RUNNING
+        user=user, owes_decision=True, resigned_at__isnull=True, match__status=Match.Status.RUNNING
     ).count()
 
 
@@ -204,7 +204,7 @@ def dashboard(user: User) -> Dashboard:
     ).order_by("-updated_at")
     my_turn_ids = set(
         mine.filter(
-            owes_decision=True, forfeited_at__isnull=True, match__status=Match.Status.RUNNING
+            owes_decision=True, resigned_at__isnull=True, match__status=Match.Status.RUNNING
         ).values_list("match_id", flat=True)
     )
     running_list = list(running.distinct())

@@ -12,7 +12,7 @@ from games import effects
 from games.engine.ranking import competition_ranks
 from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
-from games.models import Match, Seat
+from games.models import Match, ResignReason, Seat
 
 
 def store_state(match: Match, seats: list[Seat], state: Any) -> None:
@@ -37,7 +37,7 @@ def finish(match: Match, seats: list[Seat], result: dict[str, Any]) -> None:
 
     Call with the match row locked (``games/locks.py``): the lock is what makes the
     match-finished announcement once per match."""
-    resigned = [seat for seat in seats if seat.forfeited_at is not None]
+    resigned = [seat for seat in seats if seat.resigned_at is not None]
     if resigned:
         result["ranks"] = _ranks_with_resignations(seats, result.get("ranks"))
         result["resigned"] = [seat.index for seat in resigned]
@@ -59,9 +59,9 @@ def _ranks_with_resignations(seats: list[Seat], engine_ranks: list[int] | None) 
     """Those who played on keep their order (or share first); then who resigned last, and so on."""
 
     def key(seat: Seat) -> tuple[int, float]:
-        if seat.forfeited_at is None:
+        if seat.resigned_at is None:
             return (0, engine_ranks[seat.index] if engine_ranks is not None else 1)
-        return (1, -seat.forfeited_at.timestamp())
+        return (1, -seat.resigned_at.timestamp())
 
     return competition_ranks([key(seat) for seat in seats], higher_is_better=False)
 
@@ -73,12 +73,13 @@ def match_resign(*, match_id: int, user: User) -> Match:
         seat = match.seats.filter(user=user, joined_at__isnull=False).first()
         if match.status != Match.Status.RUNNING or seat is None:
             raise MatchError(ErrorCode.NOT_PLAYING, "You can only resign from a match you are playing.")
-        if seat.forfeited_at is not None:
+        if seat.resigned_at is not None:
             raise MatchError(ErrorCode.RESIGNED, "You resigned from this match already.")
-        seat.forfeited_at = timezone.now()
-        seat.save(update_fields=["forfeited_at"])
+        seat.resigned_at = timezone.now()
+        seat.resigned_reason = ResignReason.RESIGNED
+        seat.save(update_fields=["resigned_at", "resigned_reason"])
         seats = list(match.seats.select_related("user"))
-        playing_on = [seat for seat in seats if seat.forfeited_at is None]
+        playing_on = [seat for seat in seats if seat.resigned_at is None]
         people_left = [seat for seat in playing_on if not seat.user.is_bot]  # type: ignore[union-attr]
         game = match.engine
         # Nobody left to play for, or (in a game against each other) no one left to play against.

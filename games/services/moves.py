@@ -66,7 +66,7 @@ def match_submit_action(
         seat = match.seats.filter(user=user, joined_at__isnull=False).first()
         if seat is None or user.is_bot:
             raise MatchError(ErrorCode.NOT_YOUR_SEAT, "You are not playing in this match.")
-        if seat.forfeited_at is not None:
+        if seat.resigned_at is not None:
             raise MatchError(ErrorCode.RESIGNED, "You resigned from this match.")
         return _play(match, seat.index, action, ply, user=user, action_id=move_id)
 
@@ -79,7 +79,7 @@ def match_play_for_seat(*, match_id: int, seat_index: int, action: Any, ply: Any
         seat = match.seats.select_related("user").filter(index=seat_index).first()
         if seat is None or not seat.played_by_bot:
             raise MatchError(ErrorCode.NOT_A_BOT_SEAT, "That seat is not played by a bot.")
-        user = seat.user if seat.forfeited_at is None else None
+        user = seat.user if seat.resigned_at is None else None
         return _play(match, seat_index, action, ply, user=user, action_id=None)
 
 
@@ -91,7 +91,7 @@ def bot_play_turn(*, match_id: int, ply: int) -> bool:
         return False
     game = seat.match.engine
     level = AUTOPILOT_LEVEL
-    if seat.forfeited_at is None and seat.user is not None and seat.user.bot_level in AVAILABLE_LEVELS:
+    if seat.resigned_at is None and seat.user is not None and seat.user.bot_level in AVAILABLE_LEVELS:
         level = seat.user.bot_level
     # The bot decides from its seat's view alone, with a fresh random source.
     view = game.view(seat.match.decoded_state(), seat.index)

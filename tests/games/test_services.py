@@ -38,7 +38,7 @@ def snapshot(match: Match) -> dict[str, Any]:
         "moves": Move.objects.filter(match=match).count(),
         "seats": list(
             Seat.objects.filter(match=match).values_list(
-                "user_id", "joined_at", "forfeited_at", "owes_decision"
+                "user_id", "joined_at", "resigned_at", "owes_decision"
             )
         ),
     }
@@ -340,7 +340,7 @@ def test_in_a_bigger_game_the_autopilot_plays_on_for_who_resigned(ann: User, bob
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING
     seat = Seat.objects.get(match=match, index=0)
-    assert seat.played_by_bot and seat.forfeited_at is not None
+    assert seat.played_by_bot and seat.resigned_at is not None and seat.resigned_reason == "resigned"
     with pytest.raises(MatchError) as error:
         match_submit_action(match_id=match.pk, user=ann, action={"type": "draw"}, ply=match.ply)
     assert error.value.code == "resigned"
