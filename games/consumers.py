@@ -28,8 +28,8 @@ from games import selectors, services
 from games.broadcast import match_group
 from games.errors import ErrorCode
 from games.inputs import BadInput, parse_json
+from games.live_fragments import chat_html, live_html
 from games.models import ChatMessage
-from games.pages import chat_html, live_html
 from games.socket_limits import REGISTRY
 
 # A socket may send this many messages at once, refilled at RATE_PER_SECOND: above
@@ -235,11 +235,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     def _board(self) -> tuple[int, str] | None:
         try:
-            acc = selectors.access(self.match_id, self.user, invite=self._invite())
+            access = selectors.access(self.match_id, self.user, invite=self._invite())
         except selectors.NotVisible:
             return None
         with timezone.override(self._viewer_zone()):
-            return acc.match.ply, live_html(acc)
+            return access.match.ply, live_html(access)
 
     def _chat_html(self, message_id: int) -> str | None:
         message = (
@@ -264,9 +264,9 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     def _presence_name(self) -> str:
         """Who this socket is to the match's others: a player by their seat's name, which a
         rename mid-game does not change. Raises ``NotVisible`` for a match the viewer may not see."""
-        acc = selectors.access(self.match_id, self.user, invite=self._invite())
-        if acc.my_seat is not None:
-            return acc.my_seat.public_name
+        access = selectors.access(self.match_id, self.user, invite=self._invite())
+        if access.my_seat is not None:
+            return access.my_seat.public_name
         return self.user.public_name if self._is_signed_in() else "A spectator"
 
     async def _announce(self, *, online: bool) -> None:

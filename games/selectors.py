@@ -102,28 +102,28 @@ def seat_names(seats: list[Seat]) -> list[str]:
     return [seat.public_name for seat in seats]
 
 
-def board_for(acc: Access) -> Board | None:
+def board_for(access: Access) -> Board | None:
     """The viewer's board, or None before the match starts."""
-    match = acc.match
+    match = access.match
     if match.state is None:
         return None
     game = match.engine
-    board = build_board(game, match.decoded_state(), acc.seat_index, seat_names(acc.seats), match.ply)
-    if not acc.can_act:
+    board = build_board(game, match.decoded_state(), access.seat_index, seat_names(access.seats), match.ply)
+    if not access.can_act:
         board.actions = []  # a resigned player watches; the autopilot plays the seat
     return board
 
 
-def api_view(acc: Access) -> dict[str, Any]:
+def api_view(access: Access) -> dict[str, Any]:
     """The JSON a program gets: its seat's view, the ply and its legal actions."""
-    match = acc.match
+    match = access.match
     data: dict[str, Any] = {
         "id": match.pk,
         "game": match.game,
         "status": match.status,
         "ply": match.ply,
         "options": match.options,
-        "seat": acc.seat_index,
+        "seat": access.seat_index,
         "players": [
             {
                 "seat": seat.index,
@@ -131,7 +131,7 @@ def api_view(acc: Access) -> dict[str, Any]:
                 "is_bot": bool(seat.user and seat.user.is_bot),
                 "resigned": seat.resigned_at is not None,
             }
-            for seat, name in zip(acc.seats, seat_names(acc.seats), strict=True)
+            for seat, name in zip(access.seats, seat_names(access.seats), strict=True)
         ],
         "to_act": [],
         "view": None,
@@ -143,10 +143,10 @@ def api_view(acc: Access) -> dict[str, Any]:
         game = match.engine
         state = match.decoded_state()
         to_act = game.to_act(state)
-        seat = acc.seat_index
+        seat = access.seat_index
         data["to_act"] = to_act if match.status == Match.Status.RUNNING else []
         data["view"] = game.view(state, seat)
-        if acc.can_act and seat in to_act:
+        if access.can_act and seat in to_act:
             data["legal_actions"] = game.legal_actions(state, seat)
     return data
 

@@ -23,8 +23,8 @@ from games.engine import IllegalAction, all_games, get
 from games.errors import ErrorCode
 from games.forms import MatchCreateForm
 from games.inputs import BadInput, parse_json
+from games.live_fragments import live_html
 from games.models import Match
-from games.pages import live_html
 
 
 def play(request: HttpRequest) -> HttpResponse:
@@ -100,12 +100,12 @@ def _invite(request: HttpRequest) -> str | None:
 # shared cache nor on the browser's disk (Cache-Control: private, no-store, ...).
 @never_cache
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
-    acc = _access(request, match_id)
-    chat = list(acc.match.chat.select_related("user").order_by("-created_at", "-pk")[:100])[::-1]
-    match = acc.match
+    access = _access(request, match_id)
+    chat = list(access.match.chat.select_related("user").order_by("-created_at", "-pk")[:100])[::-1]
+    match = access.match
     # Players of a private match waiting for players get the link that lets others in.
     invite_link = None
-    if not match.is_public and match.status == Match.Status.OPEN and acc.seat_index is not None:
+    if not match.is_public and match.status == Match.Status.OPEN and access.seat_index is not None:
         invite_link = request.build_absolute_uri(
             f"{reverse('match', args=[match.pk])}?{urlencode({'invite': match.invite_token})}"
         )
@@ -114,8 +114,8 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "games/match.html",
         {
             "match": match,
-            "acc": acc,
-            "live": live_html(acc, request=request),
+            "access": access,
+            "live": live_html(access, request=request),
             "chat": chat,
             "invite_link": invite_link,
         },
@@ -125,9 +125,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
 @never_cache
 def match_board(request: HttpRequest, match_id: int) -> HttpResponse:
     """The live part of the match page alone: what a client fetches after a missed update."""
-    acc = _access(request, match_id)
-    response = HttpResponse(live_html(acc, request=request))
-    response["X-Match-Ply"] = str(acc.match.ply)
+    access = _access(request, match_id)
+    response = HttpResponse(live_html(access, request=request))
+    response["X-Match-Ply"] = str(access.match.ply)
     return response
 
 
@@ -197,11 +197,11 @@ def _simple_post(service: Any, success: str | None = None) -> Any:
 @require_POST
 def match_join(request: HttpRequest, match_id: int) -> HttpResponse:
     assert isinstance(request.user, User)
-    acc = _access(request, match_id)
+    access = _access(request, match_id)
     try:
-        services.match_join(match_id=match_id, user=request.user, invite=acc.invite)
+        services.match_join(match_id=match_id, user=request.user, invite=access.invite)
     except services.MatchError as error:
-        return _done(request, match_id, error, invite=acc.invite)
+        return _done(request, match_id, error, invite=access.invite)
     return _done(request, match_id)
 
 

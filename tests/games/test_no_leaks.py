@@ -30,8 +30,8 @@ from django.test import Client
 from accounts.models import User
 from accounts.services import api_token_create
 from games.engine import all_games, get
+from games.live_fragments import live_html
 from games.models import Match
-from games.pages import live_html
 from games.selectors import access
 from games.services import SeatRequest, match_create, match_join, match_submit_action
 from tests.games.test_consumer import Viewer, next_of, run, socket

@@ -13,8 +13,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from games.live_fragments import live_html
 from games.models import Match
-from games.pages import live_html
 from games.selectors import access
 from games.services import SeatRequest, match_create, match_join, match_submit_action
 

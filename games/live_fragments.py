@@ -15,26 +15,26 @@ from games.models import ChatMessage
 from games.selectors import Access, board_for, seat_names
 
 
-def live_html(acc: Access, *, request: HttpRequest | None = None) -> str:
+def live_html(access: Access, *, request: HttpRequest | None = None) -> str:
     """The live part of the match page for one viewer (``request`` adds CSRF tokens to its forms)."""
-    board = board_for(acc)
+    board = board_for(access)
     players = [
         {
             "seat": seat,
             "name": name,
-            "owes": board is not None and seat.index in board.to_act and acc.match.status == "running",
+            "owes": board is not None and seat.index in board.to_act and access.match.status == "running",
         }
-        for seat, name in zip(acc.seats, seat_names(acc.seats), strict=True)
+        for seat, name in zip(access.seats, seat_names(access.seats), strict=True)
     ]
     context = {
-        "match": acc.match,
-        "acc": acc,
+        "match": access.match,
+        "access": access,
         "board": board,
         "players": players,
-        "match_id": acc.match.pk,
+        "match_id": access.match.pk,
         # The viewer, explicitly: over the socket there is no request, and the template
         # must not take a signed-in person for a stranger ("Log in to join").
-        "user": acc.viewer if acc.viewer is not None else AnonymousUser(),
+        "user": access.viewer if access.viewer is not None else AnonymousUser(),
     }
     return render_to_string("games/_match_live.html", context, request=request)
 
