@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from games.engine import all_games, get
+from games.engine import Game, all_games, get
 from games.engine.rng import GENERATORS
 
 GAME_CHOICES = [(game.slug, game.name) for game in all_games()]
@@ -103,7 +103,7 @@ class Match(models.Model):
         return f"{self.game_name} #{self.pk}"
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> Game[Any]:
         return get(self.game)
 
     def decoded_state(self) -> Any:
