@@ -14,7 +14,7 @@ from games.engine.rng import RngState
 from . import rules
 from .sample import sample_state
 from .state import NO_PASS, REGULAR, SIZE_ORDER, SOLITAIRE, VALUE_SCHEMES, VARIANTS, BoobyTrapState
-from .views import build_view
+from .view import build_view
 
 _PIECE = TokenField()
 

@@ -9,7 +9,7 @@ from games.engine.actions import ActionSchemas, ChoiceField, IntField
 from games.engine.base import Game
 from games.engine.its_a_bomb import rules
 from games.engine.its_a_bomb.board import team_score
-from games.engine.its_a_bomb.sampling import sample
+from games.engine.its_a_bomb.sample import sample
 from games.engine.its_a_bomb.scenarios import (
     ALL_CONSULTANTS,
     DEFAULT_SCENARIO,

@@ -1,6 +1,6 @@
 """The word cards shared by Ka-Blam!, Go Fox! and Read and Grab (see word_list.py)."""
 
-from games.engine.word_cards.views import (
+from games.engine.word_cards.view import (
     cards_in,
     public_entry,
     rebuild_ids,
