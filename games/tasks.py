@@ -7,9 +7,9 @@ exactly one move in. Tasks are acknowledged late and rejected when their worker 
 (settings), and ``sweep_bot_turns`` re-queues any bot turn left waiting, so a lost
 task delays a bot but never stalls a match.
 
-The services are imported inside the tasks: games/effects.py (which the services
-use) imports this module to queue them, and a module-level import back would be a
-cycle.
+The services are imported inside the tasks, and games/effects.py queues ``bot_play``
+by its name: nothing that the services import imports this module, so games/ has no
+import cycle (lint-imports checks it).
 """
 
 from __future__ import annotations

@@ -113,3 +113,9 @@ def test_nothing_is_announced_by_a_transaction_that_rolls_back(
     assert announced(broker, match) == []
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING and match.ply == 0
+
+
+def test_the_bot_turn_is_queued_by_the_name_its_task_is_registered_under() -> None:
+    from games import effects, tasks
+
+    assert tasks.bot_play.name == effects.BOT_PLAY_TASK
