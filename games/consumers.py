@@ -76,7 +76,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             self.user_group = user_group(self.user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
-        if REGISTRY.viewer_arrived(viewer=self._viewer_key(), match_id=self.match_id):
+        if REGISTRY.viewer_arrived(viewer=self.client, match_id=self.match_id):
             await self._announce(online=True)
         await self._send_board()
 
@@ -84,7 +84,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if getattr(self, "counted", False):
             REGISTRY.close(client=self.client, match_id=self.match_id)
         if hasattr(self, "group"):
-            if REGISTRY.viewer_left(viewer=self._viewer_key(), match_id=self.match_id):
+            if REGISTRY.viewer_left(viewer=self.client, match_id=self.match_id):
                 await self._announce(online=False)
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "user_group"):
@@ -195,17 +195,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         return values[0] if values else None
 
     def _client_key(self) -> str:
-        """Who opened the socket, for the caps: the person, or else the address (behind
-        TRUSTED_PROXIES, the client's: boomsite/client_address.py)."""
+        """Who opened the socket, for the caps and for presence (one person however many
+        tabs): the person, or else the address (behind TRUSTED_PROXIES, the client's:
+        boomsite/client_address.py)."""
         if self._is_signed_in():
             return f"user:{self.user.pk}"
         client = self.scope.get("client") or ("unknown", 0)
         return f"address:{client[0]}"
-
-    def _viewer_key(self) -> str:
-        """Whose presence this socket is: one person however many tabs; spectators without
-        an account by their address."""
-        return self._client_key()
 
     def _is_signed_in(self) -> bool:
         return self.user is not None and self.user.is_authenticated

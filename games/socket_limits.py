@@ -59,7 +59,9 @@ class SocketRegistry:
 
     def clear(self) -> None:
         """Forget every count, as a fresh process starts (tests begin each case so)."""
-        self.__init__()  # type: ignore[misc]
+        for counter in (self.per_client_match, self.per_client, self.per_match, self.per_viewer):
+            counter.clear()
+        self.presence_tokens.clear()
 
     def viewer_arrived(self, *, viewer: str, match_id: int) -> bool:
         """True when this is the viewer's first socket on the match (worth announcing)."""

@@ -122,9 +122,8 @@ def test_the_attack_finds_nothing_in_a_new_match(game: Game[Any]) -> None:
     """With the keyed generator no output lies behind an id (an id is a keyed hash
     from its own stream), so no hint can be given; the attacker gets arbitrary bits
     of the right width, and every guess is tried against every seen id."""
-    players, seat = game.min_players if game.min_players > 1 else 1, 0
-    truth = game.new(max(players, 2) if game.max_players > 1 else 1, 8_675_309)
-    players = game.players(truth)
+    players, seat = min(max(2, game.min_players), game.max_players), 0
+    truth = game.new(players, 8_675_309)
     ids = seen_ids(game, truth, seat)
     for hint in (0, (1 << (32 - SEARCHED_BITS)) - 1, 0x2A5F3):
         assert attack(game, players, seat, game.view(truth, seat), ids, hint) is None
