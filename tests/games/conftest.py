@@ -9,7 +9,7 @@ import pytest
 
 from accounts.models import User
 from games.models import Match
-from games.services import SeatRequest, match_create
+from games.services import SeatRequest, match_create, match_join
 
 
 @pytest.fixture
@@ -38,8 +38,6 @@ def bob(make_person: Callable[..., User]) -> User:
 @pytest.fixture
 def two_player_match(ann: User, bob: User) -> Match:
     """A running Don't Go Boom match: Ann in seat 0, Bob in seat 1 (he was invited and accepted)."""
-    from games.services import match_join
-
     match = match_create(
         creator=ann, game_slug="dont-go-boom", options={"rounds": 1},
         seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
@@ -48,3 +46,16 @@ def two_player_match(ann: User, bob: User) -> Match:
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING
     return match
+
+
+@pytest.fixture
+def duel(ann: User, bob: User) -> Match:
+    """Go Fox! between Ann (seat 0) and Bob (seat 1), public."""
+    match = match_create(
+        creator=ann,
+        game_slug="go-fox",
+        options={},
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )
+    match_join(match_id=match.pk, user=bob)
+    return Match.objects.get(pk=match.pk)

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
-from collections.abc import Callable, Coroutine
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -13,8 +11,6 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.db import connections
-from django.test import Client
 
 from accounts.models import User
 from boomsite.asgi import application
@@ -22,79 +18,10 @@ from boomsite.origins import origin_of
 from games.consumers import BURST
 from games.engine import get
 from games.models import ChatMessage, Match, Move
-from games.services import SeatRequest, match_create, match_join
+from tests.games.sockets import Viewer, next_of, run, socket, to_act
 from tests.games.test_pages import action_buttons, canonical
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-# The page's own origin, as a browser on the site sends it (boomsite/origins.py).
-ORIGIN = (b"origin", origin_of(settings.SITE_URL).encode())
-
-
-class Viewer:
-    """Someone's browser: a session cookie made up front (logging in touches the database)."""
-
-    def __init__(self, user: User | None):
-        self.cookie: list[tuple[bytes, bytes]] = []
-        if user is not None:
-            client = Client()
-            client.force_login(user)
-            self.cookie = [(b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
-
-
-def socket(
-    match_id: int, viewer: Viewer, origin: tuple[bytes, bytes] = ORIGIN, path_suffix: str = ""
-) -> WebsocketCommunicator:
-    return WebsocketCommunicator(
-        application, f"/ws/matches/{match_id}/{path_suffix}", headers=[origin, *viewer.cookie]
-    )
-
-
-async def next_of(ws: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:
-    """The next message of type ``kind`` (presence notes and such are skipped)."""
-    while True:
-        message: dict[str, Any] = await ws.receive_json_from(timeout=timeout)
-        if message["type"] == kind:
-            return message
-
-
-def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Run an async scenario, then close the database connections its sync calls opened.
-
-    Sync code called from the event loop (``database_sync_to_async``, the consumer's
-    too) runs in asgiref's one thread for thread-sensitive code, and its connection
-    outlives the scenario (``CONN_MAX_AGE``): left open, the test database could not
-    be dropped at the end of the run. Closing runs in that same thread.
-    """
-
-    async def scenario_then_close() -> None:
-        try:
-            await scenario()
-        finally:
-            await database_sync_to_async(connections.close_all)()
-
-    asyncio.run(scenario_then_close())
-
-
-@pytest.fixture
-def duel(ann: User, bob: User) -> Match:
-    """Go Fox! between Ann (seat 0) and Bob (seat 1), public."""
-    match = match_create(
-        creator=ann,
-        game_slug="go-fox",
-        options={},
-        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
-    )
-    match_join(match_id=match.pk, user=bob)
-    return Match.objects.get(pk=match.pk)
-
-
-def to_act(match: Match) -> tuple[int, dict[str, Any]]:
-    match.refresh_from_db()
-    game = get(match.game)
-    state = match.decoded_state()
-    seat = game.to_act(state)[0]
-    return seat, game.legal_actions(state, seat)[0]
 
 
 def legal_now(match: Match, seat: int) -> list[str]:

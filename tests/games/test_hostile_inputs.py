@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from accounts.models import User
 from accounts.services import api_token_create
 from games.models import ChatMessage, Match, Move
-from tests.games.test_consumer import Viewer, next_of, run, socket
+from tests.games.sockets import Viewer, next_of, run, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,7 @@ from django.test import Client
 from accounts.models import User
 from games.models import Match, Seat
 from games.services import MatchError, SeatRequest, match_create, match_join
-from tests.games.test_consumer import Viewer, next_of, run, socket
+from tests.games.sockets import Viewer, next_of, run, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

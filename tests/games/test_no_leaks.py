@@ -34,7 +34,7 @@ from games.live_fragments import live_html
 from games.models import Match
 from games.selectors import access
 from games.services import SeatRequest, match_create, match_join, match_submit_action
-from tests.games.test_consumer import Viewer, next_of, run, socket
+from tests.games.sockets import Viewer, next_of, run, socket
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -13,8 +13,8 @@ from django.test import Client
 from accounts.models import User
 from games.models import Match, Seat
 from games.services import SeatRequest, chat_post, match_create, match_join, match_resign
+from tests.games.sockets import Viewer, next_of, run, socket
 from tests.games.test_api import api, token_for
-from tests.games.test_consumer import Viewer, next_of, run, socket
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from accounts.models import User
 from games.models import Match
 from games.socket_limits import PRESENCE_BURST, SOCKETS_PER_CLIENT_PER_MATCH, SocketRegistry
-from tests.games.test_consumer import Viewer, duel, next_of, run, socket  # noqa: F401  (duel is a fixture)
+from tests.games.sockets import Viewer, next_of, run, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,7 +24,7 @@ async def drain(ws: WebsocketCommunicator) -> list[dict[str, Any]]:
     return messages
 
 
-def test_one_client_may_open_only_a_few_sockets_on_a_match(duel: Match) -> None:  # noqa: F811
+def test_one_client_may_open_only_a_few_sockets_on_a_match(duel: Match) -> None:
     stranger = Viewer(None)
 
     async def scenario() -> None:
@@ -51,7 +51,7 @@ def test_one_client_may_open_only_a_few_sockets_on_a_match(duel: Match) -> None:
     run(scenario)
 
 
-def test_presence_is_told_once_per_person_and_sparingly(duel: Match, ann: User, bob: User) -> None:  # noqa: F811
+def test_presence_is_told_once_per_person_and_sparingly(duel: Match, ann: User, bob: User) -> None:
     ann_viewer, bob_viewer = Viewer(ann), Viewer(bob)
 
     async def scenario() -> None:

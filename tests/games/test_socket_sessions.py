@@ -15,7 +15,7 @@ from accounts.models import User
 from accounts.sessions import CLOSE_SIGNED_OUT
 from boomsite.asgi import application
 from games.models import ChatMessage, Match, Move
-from tests.games.test_consumer import ORIGIN, duel, next_of, run, to_act  # noqa: F401  (duel is a fixture)
+from tests.games.sockets import ORIGIN, next_of, run, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,7 +43,7 @@ async def closed_as_signed_out(ws: WebsocketCommunicator) -> None:
             return
 
 
-def test_logging_out_closes_that_sessions_sockets_and_only_those(duel: Match, ann: User) -> None:  # noqa: F811
+def test_logging_out_closes_that_sessions_sockets_and_only_those(duel: Match, ann: User) -> None:
     here, elsewhere = Browser(ann), Browser(ann)
 
     async def scenario() -> None:
@@ -64,7 +64,7 @@ def test_logging_out_closes_that_sessions_sockets_and_only_those(duel: Match, an
 
 @pytest.mark.parametrize("change", ["password", "deactivation"])
 def test_a_password_change_or_deactivation_closes_the_accounts_sockets(
-    duel: Match,  # noqa: F811
+    duel: Match,
     ann: User,
     change: str,
 ) -> None:
@@ -89,7 +89,7 @@ def test_a_password_change_or_deactivation_closes_the_accounts_sockets(
 
 
 def test_a_move_or_chat_from_a_socket_whose_session_ended_is_refused_and_changes_nothing(
-    duel: Match,  # noqa: F811
+    duel: Match,
     ann: User,
     bob: User,
 ) -> None:
