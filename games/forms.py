@@ -6,29 +6,31 @@ from typing import Any
 
 from django import forms
 
-from games.bots import AVAILABLE_LEVELS
-from games.bots.its_a_bomb_balance import BALANCE as ITS_A_BOMB_BALANCE
+from games.boards import generic, presenter_for
+from games.bots import levels_for
 from games.engine import Game
 from games.models import TURN_LIMITS, Match
 from games.services import SeatRequest
 
-SEAT_CHOICES = [
+PEOPLE_CHOICES = [
     ("", "— no seat —"),
     ("me", "Me"),
     ("open", "Open seat (anyone may join)"),
     ("invite", "Invite a player…"),
-    *[(f"bot-{level}", f"{level.title()} Bot") for level in AVAILABLE_LEVELS],
 ]
 
 
+def seat_choices(game: Game[Any]) -> list[tuple[str, str]]:
+    """Who may take a seat: people, and the bot levels that play this game."""
+    return [*PEOPLE_CHOICES, *[(f"bot-{level}", f"{level.title()} Bot") for level in levels_for(game)]]
+
+
 def _choice_label(game: Game[Any], option: str, choice: str) -> str:
-    """What the picker says of one choice; It's a Bomb! scenarios add how often bots win them."""
-    label = choice.replace("_", " ").replace("-", " ").capitalize()
-    if game.slug == "its-a-bomb" and option == "scenario" and choice in ITS_A_BOMB_BALANCE:
-        measured = ITS_A_BOMB_BALANCE[choice]
-        rate = int(measured["wins"]) / int(measured["games"])
-        label += f" (a {measured['team']} bot team wins {rate:.0%})"
-    return label
+    """What the picker says of one choice: the game's presenter may say more
+    (its ``choice_label`` hook), else the choice's own name in words."""
+    hook = getattr(presenter_for(game), "choice_label", None)
+    label = hook(option, choice) if hook is not None else None
+    return label if label is not None else generic.words(choice)
 
 
 def _option_field(game: Game[Any], option: dict[str, Any]) -> forms.Field:
@@ -66,6 +68,7 @@ class MatchCreateForm(forms.Form):
             self.fields[f"option_{data['name']}"] = _option_field(game, data)
             self.option_names.append(data["name"])
         self.seat_count = game.max_players
+        choices = seat_choices(game)
         for index in range(game.max_players):
             if index == 0:
                 initial = "me"
@@ -74,7 +77,7 @@ class MatchCreateForm(forms.Form):
             else:
                 initial = ""
             self.fields[f"seat_{index}"] = forms.ChoiceField(
-                label=f"Seat {index + 1}", choices=SEAT_CHOICES, initial=initial, required=False
+                label=f"Seat {index + 1}", choices=choices, initial=initial, required=False
             )
             self.fields[f"seat_{index}_username"] = forms.CharField(
                 label=f"Seat {index + 1}: username to invite", required=False, max_length=150

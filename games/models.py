@@ -18,7 +18,14 @@ from django.db import models
 from games.engine import Game, all_games, get
 from games.engine.rng import GENERATORS
 
-GAME_CHOICES = [(game.slug, game.name) for game in all_games()]
+
+def game_choices() -> list[tuple[str, str]]:
+    """The games on the site, read from the registry each time: a callable, so that a
+    migration records this function rather than today's list, and adding a game
+    needs no migration."""
+    return [(game.slug, game.name) for game in all_games()]
+
+
 GENERATOR_CHOICES = [(name, name) for name in GENERATORS]
 
 # Per-turn limits a match can be created with (seconds; None is no limit). The
@@ -66,7 +73,7 @@ class Match(models.Model):
         PUBLIC = "public", "Public: listed in the lobby, anyone may watch"
         PRIVATE = "private", "Private: only people with the link may join; no spectators"
 
-    game = models.CharField(max_length=40, choices=GAME_CHOICES)
+    game = models.CharField(max_length=40, choices=game_choices)
     options = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC)

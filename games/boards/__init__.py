@@ -7,11 +7,17 @@ only place that touches the state; everything after it (the per-game presenter i
 ``games/boards/<game>.py`` and the template ``templates/games/<slug>/board.html``)
 sees the ``Board`` alone.
 
-A per-game presenter module has two functions:
+A per-game presenter module, ``games/boards/<game.module_name>.py`` (found by that
+name, so adding a game edits no list here), has two functions:
 
 - ``label(view, action) -> str``: the words on the button for one legal action;
 - ``prepare(board) -> dict``: extra template context (grids, hands, which action
-  belongs to which card...), available to the template as ``board.extra``.
+  belongs to which card...), available to the template as ``board.extra``;
+
+and may have hooks that the rest of the site asks for when a game needs them:
+
+- ``choice_label(option, choice) -> str | None``: the lobby's words for one choice
+  of an option, where the game has more to say than the choice's own name.
 
 Every legal action must be reachable from the board as exactly one button made by
 the ``{% actform act %}...{% endactform %}`` tag (``games/templatetags/boards.py``):
@@ -20,6 +26,7 @@ tests and the browser drive games through those buttons.
 
 from __future__ import annotations
 
+import importlib
 import json
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -27,27 +34,25 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from games.boards import (
-    booby_trap,
-    boom_box,
-    dont_go_boom,
-    go_fox,
-    its_a_bomb,
-    ka_blam,
-    read_and_grab,
-)
 from games.engine import Game
 from games.engine.log import render_text
 
-PRESENTERS: dict[str, ModuleType] = {
-    "booby-trap": booby_trap,
-    "boom-box": boom_box,
-    "dont-go-boom": dont_go_boom,
-    "go-fox": go_fox,
-    "its-a-bomb": its_a_bomb,
-    "ka-blam": ka_blam,
-    "read-and-grab": read_and_grab,
-}
+
+class NoPresenter(LookupError):
+    """A registered game has no presenter module: a bug to fix, not a page to show."""
+
+
+def presenter_for(game: Game[Any]) -> ModuleType:
+    """The game's presenter module, ``games.boards.<module_name>``."""
+    path = f"{__name__}.{game.module_name}"
+    try:
+        return importlib.import_module(path)
+    except ModuleNotFoundError as error:
+        # Only the presenter itself being absent is "no presenter"; a presenter that
+        # imports something missing is a different bug and keeps its own traceback.
+        if error.name != path:
+            raise
+        raise NoPresenter(f"{game.name} ({game.slug}) has no presenter: {path} does not exist.") from None
 
 
 def action_json(action: dict[str, Any]) -> str:
@@ -128,7 +133,7 @@ def build_board(game: Game[Any], state: Any, seat: int | None, names: list[str],
     """The board one viewer sees; ``seat=None`` for a spectator."""
     to_act = game.to_act(state)
     view = game.view(state, seat)
-    presenter = PRESENTERS[game.slug]
+    presenter = presenter_for(game)
     legal = game.legal_actions(state, seat) if seat is not None and seat in to_act else []
     board = Board(
         game=game,

@@ -5,6 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 
+def words(name: str) -> str:
+    """A code name in words: "two_teams" -> "Two teams", "high-card" -> "High card"."""
+    return name.replace("_", " ").replace("-", " ").capitalize()
+
+
 def label(view: dict[str, Any], action: dict[str, Any]) -> str:
     kind = str(action.get("type", "")).replace("_", " ").capitalize()
     fields = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in action.items() if key != "type")

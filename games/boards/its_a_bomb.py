@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.boards import generic
+from games.bots.its_a_bomb_balance import BALANCE
 from games.engine.log import render_text
 
 if TYPE_CHECKING:
@@ -226,6 +227,16 @@ def _use_words(view: dict[str, Any], name: str) -> str:
         card = f"the {discard[0]['label']}" if discard else "the card"
         return f"Use the Radio Operator: cancel {card}"
     return f"Use {_the(label)}"
+
+
+def choice_label(option: str, choice: str) -> str | None:
+    """The lobby's words for a scenario: how often a bot team wins it, as measured
+    (``games/bots/its_a_bomb_balance.py``), so a table can pick its difficulty."""
+    measured = BALANCE.get(choice) if option == "scenario" else None
+    if measured is None:
+        return None
+    rate = int(measured["wins"]) / int(measured["games"])
+    return f"{generic.words(choice)} (a {measured['team']} bot team wins {rate:.0%})"
 
 
 def label(view: dict[str, Any], action: dict[str, Any]) -> str:

@@ -29,6 +29,16 @@ class UnknownLevel(ValueError):
     pass
 
 
+def levels_for(game: Game[Any]) -> tuple[str, ...]:
+    """The levels that play ``game``: the random bot plays any game; basic and expert
+    need the game's own bot module (``games/bots/<module_name>.py``)."""
+    from games.bots import strategies
+
+    if strategies.has_module(game):
+        return AVAILABLE_LEVELS
+    return tuple(level for level in AVAILABLE_LEVELS if level == "random")
+
+
 def legal_actions_from_view(
     game: Game[Any], view: dict[str, Any], seat: int, rng: random.Random
 ) -> list[dict[str, Any]]:

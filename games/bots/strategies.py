@@ -1,6 +1,7 @@
 """Which module holds a game's bot strategy.
 
-Every game has its own module under ``games/bots/`` exposing:
+Every game has its own module, ``games/bots/<game.module_name>.py`` (found by that
+name: adding a game edits no list here), exposing:
 
 - ``basic(game, view, seat, rng) -> dict``: the game's rules of thumb, from the view;
 - ``rollout(game, state, seat, rng) -> dict``: a fast policy for search playouts,
@@ -21,30 +22,29 @@ worker actually plays, and a game whose module is missing fails alone, clearly.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 from typing import Any
 
 from games.engine import Game
 
-MODULES: dict[str, str] = {
-    "booby-trap": "games.bots.booby_trap",
-    "boom-box": "games.bots.boom_box",
-    "dont-go-boom": "games.bots.dont_go_boom",
-    "go-fox": "games.bots.go_fox",
-    "its-a-bomb": "games.bots.its_a_bomb",
-    "ka-blam": "games.bots.ka_blam",
-    "read-and-grab": "games.bots.read_and_grab",
-}
+PACKAGE = "games.bots"
 
 
 class NoStrategy(LookupError):
     """The game has no bot module (yet)."""
 
 
+def module_path(game: Game[Any]) -> str:
+    return f"{PACKAGE}.{game.module_name}"
+
+
+def has_module(game: Game[Any]) -> bool:
+    return importlib.util.find_spec(module_path(game)) is not None
+
+
 def for_game(game: Game[Any]) -> ModuleType:
-    path = MODULES.get(game.slug)
-    if path is None:
-        raise NoStrategy(f"No bot strategy is listed for {game.slug!r}.")
+    path = module_path(game)
     try:
         return importlib.import_module(path)
     except ModuleNotFoundError as error:

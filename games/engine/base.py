@@ -31,8 +31,26 @@ class Game(ABC, Generic[S]):
     # Per action type, its fields: checked before ``play`` sees the action.
     action_schemas: ClassVar[ActionSchemas]
     state_type: ClassVar[type]
-    # Cooperative and solitaire games add "won" to their result.
+    # The facts later features read (ratings, tournaments, the lobby):
+    # - cooperative: everyone wins or loses together; the result adds "won";
+    # - solitaire-capable: one seat may play alone (min_players == 1); such a
+    #   match also adds "won" to its result;
+    # - rated: a finished match of two or more seats moves its players' ratings.
+    #   A cooperative game is never rated: nobody places above anybody.
     is_cooperative: ClassVar[bool] = False
+    is_rated: ClassVar[bool] = True
+
+    @property
+    def is_solitaire_capable(self) -> bool:
+        return self.min_players == 1
+
+    @property
+    def module_name(self) -> str:
+        """The game's module name by the one convention the site follows: its engine
+        package ``games/engine/<module_name>/``, its presenter
+        ``games/boards/<module_name>.py`` and its bots ``games/bots/<module_name>.py``
+        ("boom-box" -> "boom_box"). Board templates use the slug itself."""
+        return self.slug.replace("-", "_")
 
     # -- the contract -------------------------------------------------------
 

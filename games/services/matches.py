@@ -57,7 +57,7 @@ def match_create(
         raise MatchError(
             ErrorCode.SEAT_YOURSELF, "Take one seat yourself, or fill every seat with bots to watch them."
         )
-    engine_for(game_slug)  # an unknown game is named as such before its seats are read
+    game = engine_for(game_slug)  # an unknown game is named as such before its seats are read
     placed: list[PlacedSeat] = []
     invited: set[str] = set()
     for request in seats:
@@ -66,7 +66,7 @@ def match_create(
         elif request.kind == "open":
             placed.append(PlacedSeat(None, joined=False))
         elif request.kind == "bot":
-            placed.append(PlacedSeat(bot_account(request.level), joined=True))
+            placed.append(PlacedSeat(bot_account(request.level, game), joined=True))
         elif request.kind == "invite":
             username = request.username.strip()
             guest = User.objects.filter(username__iexact=username, is_active=True, is_bot=False).first()

@@ -12,13 +12,13 @@ from django.db import transaction
 
 from accounts.models import User
 from games import effects
-from games.bots import AVAILABLE_LEVELS, choose_action
+from games.bots import choose_action, levels_for
 from games.engine import IllegalAction
 from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
 from games.models import Match, Move
 from games.selectors import bot_seat_owing
-from games.services.common import AUTOPILOT_LEVEL
+from games.services.common import autopilot_level
 from games.services.endings import store_state
 
 
@@ -90,8 +90,8 @@ def bot_play_turn(*, match_id: int, ply: int) -> bool:
     if seat is None:
         return False
     game = seat.match.engine
-    level = AUTOPILOT_LEVEL
-    if seat.resigned_at is None and seat.user is not None and seat.user.bot_level in AVAILABLE_LEVELS:
+    level = autopilot_level(game)
+    if seat.resigned_at is None and seat.user is not None and seat.user.bot_level in levels_for(game):
         level = seat.user.bot_level
     # The bot decides from its seat's view alone, with a fresh random source.
     view = game.view(seat.match.decoded_state(), seat.index)

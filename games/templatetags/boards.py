@@ -9,12 +9,15 @@ action id, so a form sent twice (a double click, a resubmitted page) plays once.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from typing import Any
 
 from django import template
+from django.contrib.staticfiles import finders
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -85,3 +88,20 @@ def action_for(context: Context, **fields: Any) -> ActionButton | None:
 @register.filter
 def seat_name(board: Any, seat: Any) -> str:
     return str(board.name(seat)) if board is not None else ""
+
+
+@register.simple_tag
+def game_stylesheet(slug: str) -> str:
+    """The link to ``static/css/games/<slug>.css`` when the game has one, else nothing:
+    a stylesheet is optional, so a new game can start with its board template alone."""
+    path = _stylesheet_path(slug)
+    if path is None:
+        return ""
+    return format_html('<link rel="stylesheet" href="{}">', static(path))
+
+
+@functools.cache
+def _stylesheet_path(slug: str) -> str | None:
+    # Looked up once per game and process, in the source folders (as collectstatic does).
+    path = f"css/games/{slug}.css"
+    return path if finders.find(path) else None

@@ -37,6 +37,7 @@ class ItsABomb(Game[State]):
     min_players = 2
     max_players = 6
     is_cooperative = True
+    is_rated = False
     state_type = State
     options: ClassVar[tuple[Option, ...]] = (
         choice_option(

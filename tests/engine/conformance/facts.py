@@ -22,6 +22,9 @@ def check_declared_facts(game: Game[Any]) -> None:
     assert type(game.max_players) is int, f"{game.slug}: max_players {game.max_players!r}"
     assert 1 <= game.min_players <= game.max_players, f"{game.slug}: {game.min_players}..{game.max_players}"
     assert type(game.is_cooperative) is bool, f"{game.slug}: is_cooperative {game.is_cooperative!r}"
+    assert type(game.is_rated) is bool, f"{game.slug}: is_rated {game.is_rated!r}"
+    assert not (game.is_cooperative and game.is_rated), f"{game.slug}: a cooperative game cannot be rated"
+    assert game.is_solitaire_capable == (game.min_players == 1), f"{game.slug}: solitaire vs min_players"
     assert isinstance(game.options, tuple), f"{game.slug}: options must be a tuple"
     assert all(isinstance(option, Option) for option in game.options), f"{game.slug}: options must be Options"
     names = [option.name for option in game.options]
