@@ -1,15 +1,16 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from games.models import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,31 +85,72 @@ def ensure_bot_accounts() -> None:
 
 @pytest.fixture(scope="module")
 def celery_worker_process(site_env: dict[str, str]) -> Iterator[str]:
-    """A real Celery worker process on the tests' broker and database, for one test module."""
+    """A real Celery worker process on the tests' broker and database, for one test module;
+    yields its name (``tests/processes.py`` starts and stops it)."""
     from boomsite.celery import app
+    from tests.processes import celery_worker
 
     app.control.purge()  # tasks queued by earlier tests name rows that are gone
-    name = f"test-{uuid.uuid4().hex[:8]}@localhost"
-    # Its log beside Daphne's (under the run's var folder), for a failing test to read.
-    log = open(Path(site_env["BOOMSITE_VAR_DIR"]) / f"worker-{name.split('@')[0]}.log", "wb")  # noqa: SIM115
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "boomsite", "worker", "--pool", "solo",
-         "--without-gossip", "--without-mingle", "--loglevel", "WARNING", "-n", name],
-        cwd=ROOT, env=site_env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        wait_for(
-            lambda: process.poll() is not None or app.control.ping(destination=[name], timeout=0.5),
-            timeout=60,
-            what="the Celery worker to answer",
-        )
-        assert process.poll() is None, "the Celery worker exited at start"
+    with celery_worker(site_env) as (name, _process):
         yield name
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+
+
+# People and matches for the site's tests (a folder's conftest may override one, as
+# tests/accounts does for people who need a verified address).
+
+
+@pytest.fixture
+def make_person(db: None) -> Callable[..., User]:
+    counter = iter(range(1, 10_000))
+
+    from accounts.models import User
+
+    def make(username: str | None = None, **fields: Any) -> User:
+        name = username or f"person{next(counter)}"
+        return User.objects.create_user(
+            username=name, email=f"{name}@example.com", password="pw-" + name, **fields
+        )
+
+    return make
+
+
+@pytest.fixture
+def ann(make_person: Callable[..., User]) -> User:
+    return make_person("ann", display_name="Ann")
+
+
+@pytest.fixture
+def bob(make_person: Callable[..., User]) -> User:
+    return make_person("bob", display_name="Bob")
+
+
+@pytest.fixture
+def two_player_match(ann: User, bob: User) -> Match:
+    """A running Don't Go Boom match: Ann in seat 0, Bob in seat 1 (he was invited and accepted)."""
+    from games.models import Match
+    from games.services import SeatRequest, match_create, match_join
+
+    match = match_create(
+        creator=ann, game_slug="dont-go-boom", options={"rounds": 1},
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )  # fmt: skip
+    match_join(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.RUNNING
+    return match
+
+
+@pytest.fixture
+def duel(ann: User, bob: User) -> Match:
+    """Go Fox! between Ann (seat 0) and Bob (seat 1), public."""
+    from games.models import Match
+    from games.services import SeatRequest, match_create, match_join
+
+    match = match_create(
+        creator=ann,
+        game_slug="go-fox",
+        options={},
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )
+    match_join(match_id=match.pk, user=bob)
+    return Match.objects.get(pk=match.pk)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from email import message_from_bytes
 from email.message import Message
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
+from tests.mail import body_of, mails
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery 42"
@@ -23,20 +23,6 @@ def outbox(settings: Settings, tmp_path: Path) -> Path:
     settings.EMAIL_BACKEND = "boomsite.mail.OutboxBackend"
     settings.EMAIL_OUTBOX_DIR = tmp_path / "mail"
     return tmp_path / "mail"
-
-
-def mails(outbox: Path) -> list[Message]:
-    return [message_from_bytes(path.read_bytes()) for path in sorted(outbox.glob("*.eml"))]
-
-
-def body_of(mail: Message) -> str:
-    if mail.is_multipart():
-        part = next(part for part in mail.walk() if part.get_content_type() == "text/plain")
-        payload = part.get_payload(decode=True)
-    else:
-        payload = mail.get_payload(decode=True)
-    assert isinstance(payload, bytes)
-    return payload.decode()
 
 
 def link_in(mail: Message, pattern: str) -> str:

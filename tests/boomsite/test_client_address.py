@@ -12,7 +12,7 @@ from pytest_django.fixtures import Settings
 
 from boomsite import config
 from boomsite.client_address import ClientAddressASGIMiddleware, client_address
-from tests.boomsite.test_settings import run_settings
+from tests.boomsite.settings_process import run_settings
 
 PROXIES = [ipaddress.ip_network(text) for text in ("127.0.0.1", "10.0.0.0/8", "2001:db8:ff::/48")]
 

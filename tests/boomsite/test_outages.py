@@ -23,9 +23,8 @@ from accounts.services import api_token_create
 from boomsite import embedded_redis
 from games.models import Match, Move, Seat
 from games.services import SeatRequest, match_create
-from tests.boomsite.test_run import free_port
-from tests.boomsite.test_scale_out import daphne
 from tests.conftest import ensure_bot_accounts, wait_for
+from tests.processes import daphne, free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -76,7 +75,7 @@ def test_a_burst_of_health_checks_blocks_nothing_and_bots_still_answer_at_once(
     person = User.objects.create_user(username="burst", password="x", display_name="Burst")
     token = api_token_create(user=person, name="burst")[1]
     match = a_match_against_a_bot(person)
-    with daphne(port, site_env):
+    with daphne(site_env, port):
         # The security test's repro: 40 at once (seq 40 | xargs -P40 curl -m30 /healthz).
         with ThreadPoolExecutor(max_workers=40) as pool:
             answers = list(pool.map(lambda _: fetch(f"{base}/healthz", timeout=30)[0], range(40)))
@@ -128,7 +127,7 @@ def test_a_move_made_while_redis_is_down_is_answered_as_stored(
     token = api_token_create(user=person, name="outage")[1]
     match = a_match_against_a_bot(person)
     env = {**site_env, "REDIS_URL": f"unix://{socket_path}"}
-    with daphne(port, env):
+    with daphne(env, port):
         ply, action = first_legal_action(base, match.pk, token)
         assert action, "the person moves first in this deal"
         redis_process.terminate()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -19,14 +18,9 @@ import psutil
 import pytest
 
 from tests.conftest import ROOT, wait_for
+from tests.processes import free_port
 
 pytestmark = pytest.mark.slow
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def healthz(port: int) -> dict[str, object] | None:

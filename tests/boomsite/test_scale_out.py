@@ -7,11 +7,7 @@ the channel layer (Redis) carries the group messages between processes.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,8 +16,7 @@ from websockets.typing import Origin
 
 from accounts.models import User
 from games.services import SeatRequest, match_create, match_join
-from tests.boomsite.test_run import free_port
-from tests.conftest import ROOT, wait_for
+from tests.processes import daphne, free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -45,33 +40,6 @@ def public_matches() -> Callable[[int], list[int]]:
         ]
 
     return make
-
-
-@contextmanager
-def daphne(port: int, env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
-    log = open(Path(env["BOOMSITE_VAR_DIR"]) / f"daphne-{port}.log", "wb")  # noqa: SIM115 (closed below)
-    # The site's address is this process's own: the socket accepts exactly its origin.
-    env = {"SITE_URL": f"http://127.0.0.1:{port}", **env}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "boomsite.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        wait_for(lambda: process.poll() is not None or _accepts(port), timeout=60, what=f"Daphne on {port}")
-        assert process.poll() is None, "Daphne exited at start"
-        yield process
-    finally:
-        process.terminate()
-        # Daphne must exit promptly on SIGTERM even with sockets open (deploys restart it).
-        process.wait(timeout=20)
-        log.close()
-
-
-def _accepts(port: int) -> bool:
-    import socket
-
-    with socket.socket() as probe:
-        return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
 def match_socket(port: int, match_id: int) -> ClientConnection:
@@ -99,7 +67,7 @@ def test_a_message_through_one_daphne_reaches_a_socket_on_the_other(
 ) -> None:
     (match_id,) = public_matches(1)
     first_port, second_port = free_port(), free_port()
-    with daphne(first_port, site), daphne(second_port, site), match_socket(second_port, match_id) as listener:
+    with daphne(site, first_port), daphne(site, second_port), match_socket(second_port, match_id) as listener:
         assert receive(listener)["type"] == "board"  # every socket gets its board on arrival
         with match_socket(first_port, match_id) as newcomer:
             # The newcomer's arrival is announced to the match group by process one...
@@ -117,8 +85,8 @@ def test_a_move_through_one_daphne_is_pushed_to_sockets_on_both_and_no_other_mat
     bob = User.objects.create_user(username="bob", password="x")
     first_port, second_port = free_port(), free_port()
     with (
-        daphne(first_port, site),
-        daphne(second_port, site),
+        daphne(site, first_port),
+        daphne(site, second_port),
         match_socket(first_port, first) as one,
         match_socket(second_port, first) as two,
         match_socket(second_port, other) as elsewhere,
@@ -139,7 +107,7 @@ def test_a_move_through_one_daphne_is_pushed_to_sockets_on_both_and_no_other_mat
 
 def test_a_socket_from_a_foreign_origin_is_refused(site: dict[str, str]) -> None:
     port = free_port()
-    with daphne(port, site), pytest.raises(Exception, match="403"):
+    with daphne(site, port), pytest.raises(Exception, match="403"):
         connect(f"ws://127.0.0.1:{port}/ws/matches/1/", origin=Origin("http://evil.example"), open_timeout=10)
 
 
@@ -148,6 +116,6 @@ def test_daphne_stops_promptly_on_sigterm_with_sockets_still_open(
 ) -> None:
     (match_id,) = public_matches(1)
     port = free_port()
-    with daphne(port, site) as process, match_socket(port, match_id), match_socket(port, match_id):
+    with daphne(site, port) as (_, process), match_socket(port, match_id), match_socket(port, match_id):
         process.terminate()
         assert process.wait(timeout=20) == 0

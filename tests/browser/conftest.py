@@ -6,16 +6,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.boomsite.test_run import free_port
-from tests.conftest import ROOT, wait_for
+from tests.processes import daphne
 
 CHROMIUM = "/usr/bin/chromium"
 # Without the background-networking flags chromium keeps dialling Google's hosts,
@@ -29,29 +25,8 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="module")
 def live_site(site_env: dict[str, str], celery_worker_process: str) -> Iterator[str]:
     """The whole site on a free port, as ``make run`` serves it; yields its base URL."""
-    port = free_port()
-    log_path = Path(site_env["BOOMSITE_VAR_DIR"]) / f"daphne-{port}.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "boomsite.asgi:application"],
-            cwd=ROOT, env={**site_env, "SITE_URL": f"http://127.0.0.1:{port}"}, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            wait_for(
-                lambda: process.poll() is not None or _answers(port), timeout=60, what="Daphne to answer"
-            )
-            assert process.poll() is None, f"Daphne exited at start: see {log_path}"
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            process.terminate()
-            process.wait(timeout=20)
-
-
-def _answers(port: int) -> bool:
-    import socket
-
-    with socket.socket() as probe:
-        return probe.connect_ex(("127.0.0.1", port)) == 0
+    with daphne(site_env) as (site, _process):
+        yield site
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ import pytest
 from accounts.models import User
 from games.engine import get
 from games.models import Move
-from tests.browser.test_play import _PAGE_STATE, log_in, take_a_turn
+from tests.browser.helpers import PAGE_STATE, log_in, take_a_turn
 from tests.conftest import ensure_bot_accounts
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -54,7 +54,7 @@ def test_the_match_page_plays_live_under_the_content_security_policy(live_site: 
     policy = response.headers.get("content-security-policy", "")
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("style-src-attr")[0]
     page.wait_for_selector("#match-page[data-connected='yes']")  # the socket, under connect-src 'self'
-    page.wait_for_function(_PAGE_STATE, timeout=60_000)
+    page.wait_for_function(PAGE_STATE, timeout=60_000)
     take_a_turn(page, random.Random(1))  # sent up the socket, the new board pushed back down it
     # A colour from a style attribute is applied, not refused.
     colour = page.evaluate(

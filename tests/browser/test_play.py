@@ -10,54 +10,18 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.test import Client
 
 from accounts.models import User
 from games.engine import all_games, get
 from games.models import Match
-from tests.accounts.test_flows import body_of
+from tests.browser.helpers import PAGE_STATE, live_ply, log_in, take_a_turn
 from tests.conftest import ensure_bot_accounts
+from tests.mail import body_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "correct horse battery 42"
 SHORT = {"dont-go-boom": {"rounds": "1"}}
-
-# What the page says about the viewer: over, their turn (an enabled action button), or waiting.
-_PAGE_STATE = """() => {
-  const live = document.getElementById('match-live');
-  if (!live) return null;
-  if (live.dataset.status === 'finished') return 'over';
-  const buttons = [...live.querySelectorAll('button[data-action]')].filter(b => !b.disabled && b.offsetParent !== null);
-  return buttons.length ? 'turn' : null;
-}"""
-
-
-def live_ply(page: Any) -> int:
-    return int(page.get_attribute("#match-live", "data-ply"))
-
-
-def log_in(context: Any, base_url: str, user: User) -> None:
-    client = Client()
-    client.force_login(user)
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
-
-
-def take_a_turn(page: Any, rng: random.Random) -> None:
-    """Click one of the enabled action buttons and wait for the pushed board that follows."""
-    page.wait_for_timeout(60)  # a person's pace, not a script's: the socket limits floods
-    ply = live_ply(page)
-    buttons = page.locator("#match-live button[data-action]:enabled:visible")
-    buttons.nth(rng.randrange(buttons.count())).click()
-    try:
-        page.wait_for_function(
-            f"() => parseInt(document.getElementById('match-live').dataset.ply, 10) > {ply}", timeout=30_000
-        )
-    except Exception:
-        error = page.locator("#match-error")
-        raise AssertionError(
-            f"no new board after a click: {error.inner_text() if error.count() else 'no error shown'}"
-        ) from None
 
 
 @pytest.mark.parametrize("slug", [game.slug for game in all_games()])
@@ -86,7 +50,7 @@ def test_a_person_plays_a_whole_match_against_random_bots_through_the_page(
     rng = random.Random(slug)
     moves = 0
     while True:
-        page.wait_for_function(_PAGE_STATE, timeout=60_000)
+        page.wait_for_function(PAGE_STATE, timeout=60_000)
         if page.get_attribute("#match-live", "data-status") == "finished":
             break
         take_a_turn(page, rng)
@@ -164,7 +128,7 @@ def test_two_people_sign_up_and_see_each_others_moves_live(live_site: str, brows
     for _ in range(8):
         for name, page in pages.items():
             other = pages["bob" if name == "ann" else "ann"]
-            if page.evaluate(_PAGE_STATE) != "turn":
+            if page.evaluate(PAGE_STATE) != "turn":
                 continue
             before = live_ply(other)
             take_a_turn(page, rng)

@@ -11,7 +11,7 @@ import pytest
 
 from accounts.models import User
 from games.services import SeatRequest, match_create
-from tests.browser.test_play import log_in
+from tests.browser.helpers import log_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,6 @@ seven real games.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import sys
@@ -17,7 +16,6 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.test import Client
 
 from accounts.models import User
 from games.boards import NoPresenter, build_board
@@ -35,6 +33,7 @@ from games.services import (
 from games.templatetags.boards import game_stylesheet
 from tests.engine.toy_game import ToyHighCard
 from tests.games import toy_board
+from tests.games.helpers import action_buttons, first_action_id, logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -52,16 +51,6 @@ def toy_game(monkeypatch: pytest.MonkeyPatch, settings: Any) -> ToyHighCard:
     # 4. the template, as templates/games/toy-high-card/board.html:
     settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], TEMPLATES]}]
     return game
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def buttons(page: str) -> list[dict[str, Any]]:
-    return [json.loads(html.unescape(raw)) for raw in re.findall(r'data-action="([^"]*)"', page)]
 
 
 def test_the_new_game_needs_no_migration(toy_game: ToyHighCard) -> None:
@@ -110,8 +99,8 @@ def test_people_and_a_bot_play_the_new_game_to_its_end(toy_game: ToyHighCard, an
             continue
         page = clients[seat].get(f"/matches/{match.pk}/").content.decode()
         assert "toy-seat" in page, "the match page draws the game's own template"
-        first = buttons(page)[0]
-        action_id = re.search(r'name="action_id" value="([0-9a-f-]+)"', page).group(1)  # type: ignore[union-attr]
+        first = action_buttons(page)[0]
+        action_id = first_action_id(page)
         posted = clients[seat].post(
             f"/matches/{match.pk}/act",
             {"action": json.dumps(first), "ply": match.ply, "action_id": action_id},

@@ -15,21 +15,9 @@ from accounts.services import api_token_create
 from games.api import API_REQUESTS_PER_WINDOW, API_WINDOW_SECONDS
 from games.models import Match, Move
 from games.services import SeatRequest, match_create
+from tests.games.helpers import api, token_for
 
 pytestmark = pytest.mark.django_db
-
-
-def token_for(user: User) -> str:
-    return api_token_create(user=user, name="my bot")[1]
-
-
-def api(method: str, path: str, token: str | None, body: Any = None, raw: bytes | None = None) -> Any:
-    client = Client()
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    if method == "GET":
-        return client.get(path, headers=headers)
-    data = raw if raw is not None else json.dumps(body)
-    return client.post(path, data=data, content_type="application/json", headers=headers)
 
 
 def seat_that_acts(match: Match) -> int:

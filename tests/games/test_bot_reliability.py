@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,7 +29,8 @@ from accounts.models import User
 from games.models import Match, Move
 from games.services import SeatRequest, match_create
 from games.tasks import sweep_bot_turns
-from tests.conftest import ROOT, ensure_bot_accounts, wait_for
+from tests.conftest import ensure_bot_accounts, wait_for
+from tests.processes import celery_worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -38,25 +38,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 @contextmanager
 def worker(site_env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """A prefork worker with one pool process, as ``make run`` starts one per core."""
-    from boomsite.celery import app
-
-    name = f"reliability-{uuid.uuid4().hex[:6]}@localhost"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "boomsite", "worker", "--pool", "prefork", "--concurrency", "1",
-         "--without-gossip", "--without-mingle", "--loglevel", "WARNING", "-n", name],
-        cwd=ROOT, env=site_env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        wait_for(lambda: app.control.ping(destination=[name], timeout=0.5), timeout=60, what="the worker")
-        yield name, process
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    with celery_worker(site_env, pool="prefork", concurrency=1, prefix="reliability") as started:
+        yield started
 
 
 def active_task_pid(name: str) -> int | None:

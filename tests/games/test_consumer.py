@@ -18,8 +18,8 @@ from boomsite.origins import origin_of
 from games.consumers import BURST
 from games.engine import get
 from games.models import ChatMessage, Match, Move
+from tests.games.helpers import action_buttons, canonical
 from tests.games.sockets import Viewer, next_of, run, socket, to_act
-from tests.games.test_pages import action_buttons, canonical
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,6 +11,7 @@ from django.test import Client
 from accounts.models import User
 from games.models import Match, Seat
 from games.services import MatchError, SeatRequest, match_create, match_join
+from tests.games.helpers import logged_in
 from tests.games.sockets import Viewer, next_of, run, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,12 +29,6 @@ def waiting(ann: User) -> Match:
     )
 
 
-def signed_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def open_seats(match: Match) -> int:
     return Seat.objects.filter(match=match, user__isnull=True).count()
 
@@ -42,7 +37,7 @@ def test_a_stranger_guessing_the_id_finds_nothing_and_cannot_take_a_seat(
     waiting: Match, make_person: Any
 ) -> None:
     stranger = make_person("guesser")
-    browser = signed_in(stranger)
+    browser = logged_in(stranger)
     for path in (f"/matches/{waiting.pk}/", f"/matches/{waiting.pk}/board"):
         assert browser.get(path).status_code == 404
         assert browser.get(f"{path}?invite=not-the-token").status_code == 404
@@ -66,11 +61,11 @@ def test_a_stranger_guessing_the_id_finds_nothing_and_cannot_take_a_seat(
 def test_the_invitation_link_shows_the_match_and_lets_its_holder_join(
     waiting: Match, ann: User, bob: User
 ) -> None:
-    creator_page = signed_in(ann).get(f"/matches/{waiting.pk}/").content.decode()
+    creator_page = logged_in(ann).get(f"/matches/{waiting.pk}/").content.decode()
     link = f"/matches/{waiting.pk}/?invite={waiting.invite_token}"
     assert link in creator_page  # the creator is given the link to share
 
-    browser = signed_in(bob)
+    browser = logged_in(bob)
     page = browser.get(link)
     assert page.status_code == 200
     html = page.content.decode()
@@ -102,12 +97,12 @@ def test_an_invited_person_needs_no_link_and_a_public_match_has_none(ann: User, 
         visibility="private",
         seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
     )
-    assert signed_in(bob).get(f"/matches/{invited.pk}/").status_code == 200
+    assert logged_in(bob).get(f"/matches/{invited.pk}/").status_code == 200
     match_join(match_id=invited.pk, user=bob)
     public = match_create(
         creator=ann, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
     )
-    assert "invite-link" not in signed_in(ann).get(f"/matches/{public.pk}/").content.decode()
+    assert "invite-link" not in logged_in(ann).get(f"/matches/{public.pk}/").content.decode()
 
 
 def test_every_match_has_its_own_long_token(waiting: Match, ann: User) -> None:

@@ -13,24 +13,9 @@ from accounts.models import User
 from games.engine import get
 from games.models import Match, Move, Seat
 from games.services import SeatRequest, match_create, match_join
+from tests.games.helpers import action_buttons, canonical, first_action_id, logged_in
 
 pytestmark = pytest.mark.django_db
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def action_buttons(page: str) -> list[dict[str, Any]]:
-    import html
-
-    return [json.loads(html.unescape(raw)) for raw in re.findall(r'data-action="([^"]*)"', page)]
-
-
-def canonical(actions: list[dict[str, Any]]) -> list[str]:
-    return sorted(json.dumps(action, sort_keys=True) for action in actions)
 
 
 def test_the_game_page_creates_a_match_from_its_form(ann: User, bob: User) -> None:
@@ -94,7 +79,7 @@ def test_the_match_page_plays_by_plain_form_posts(two_player_match: Match, ann: 
         assert "Your turn." in page
         buttons = action_buttons(page)
         assert canonical(buttons) == canonical(game.legal_actions(state, seat))
-        action_id = re.search(r'name="action_id" value="([0-9a-f-]+)"', page).group(1)  # type: ignore[union-attr]
+        action_id = first_action_id(page)
         response = clients[seat].post(
             f"/matches/{match.pk}/act",
             {"action": json.dumps(buttons[0]), "ply": match.ply, "action_id": action_id},

@@ -8,21 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from accounts.models import User
 from games.models import Match, Seat
 from games.services import SeatRequest, chat_post, match_create, match_join, match_resign
+from tests.games.helpers import api, logged_in, token_for
 from tests.games.sockets import Viewer, next_of, run, socket
-from tests.games.test_api import api, token_for
 
 pytestmark = pytest.mark.django_db
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def rename(user: User, display_name: str) -> None:

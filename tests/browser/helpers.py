@@ -1,0 +1,46 @@
+"""What the browser tests share: logging a browser in, and playing one turn by clicking."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.test import Client
+
+from accounts.models import User
+
+# What the page says about the viewer: over, their turn (an enabled action button), or waiting.
+PAGE_STATE = """() => {
+  const live = document.getElementById('match-live');
+  if (!live) return null;
+  if (live.dataset.status === 'finished') return 'over';
+  const buttons = [...live.querySelectorAll('button[data-action]')].filter(b => !b.disabled && b.offsetParent !== null);
+  return buttons.length ? 'turn' : null;
+}"""
+
+
+def live_ply(page: Any) -> int:
+    return int(page.get_attribute("#match-live", "data-ply"))
+
+
+def log_in(context: Any, base_url: str, user: User) -> None:
+    client = Client()
+    client.force_login(user)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
+
+
+def take_a_turn(page: Any, rng: random.Random) -> None:
+    """Click one of the enabled action buttons and wait for the pushed board that follows."""
+    page.wait_for_timeout(60)  # a person's pace, not a script's: the socket limits floods
+    ply = live_ply(page)
+    buttons = page.locator("#match-live button[data-action]:enabled:visible")
+    buttons.nth(rng.randrange(buttons.count())).click()
+    try:
+        page.wait_for_function(
+            f"() => parseInt(document.getElementById('match-live').dataset.ply, 10) > {ply}", timeout=30_000
+        )
+    except Exception:
+        error = page.locator("#match-error")
+        raise AssertionError(
+            f"no new board after a click: {error.inner_text() if error.count() else 'no error shown'}"
+        ) from None

@@ -1,0 +1,53 @@
+"""Helpers for the site's game tests: a logged-in client, the buttons on a page, the API."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+from django.test import Client
+
+from accounts.models import User
+from accounts.services import api_token_create
+
+_DATA_ACTION = re.compile(r'data-action="([^"]*)"')
+_ACTION_ID = re.compile(r'name="action_id" value="([0-9a-f-]+)"')
+
+
+def logged_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def action_buttons(page: str) -> list[dict[str, Any]]:
+    """The actions of every action button on a page, in page order."""
+    return [json.loads(html.unescape(raw)) for raw in _DATA_ACTION.findall(page)]
+
+
+def first_action_id(page: str) -> str:
+    """The action id of the first action form on a page (each rendering has fresh ones)."""
+    found = _ACTION_ID.search(page)
+    assert found is not None, "the page has no action form"
+    return found.group(1)
+
+
+def canonical(actions: list[dict[str, Any]]) -> list[str]:
+    """Actions as sorted canonical JSON texts, to compare two lists as sets."""
+    return sorted(json.dumps(action, sort_keys=True) for action in actions)
+
+
+def token_for(user: User) -> str:
+    return api_token_create(user=user, name="my bot")[1]
+
+
+def api(method: str, path: str, token: str | None, body: Any = None, raw: bytes | None = None) -> Any:
+    """One JSON API call with a bearer token (``raw``: bytes sent as they are)."""
+    client = Client()
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    if method == "GET":
+        return client.get(path, headers=headers)
+    data = raw if raw is not None else json.dumps(body)
+    return client.post(path, data=data, content_type="application/json", headers=headers)

@@ -1,0 +1,102 @@
+"""Real site processes for tests: a Daphne and a Celery worker on the test database.
+
+Each is a context manager that starts the process, waits until it answers, yields it,
+and stops it however the test ended (SIGTERM, then SIGKILL after 20 s). Their logs go
+to the run's var folder (``site_env["BOOMSITE_VAR_DIR"]``), for a failing test to read.
+The one worker fixture, ``celery_worker_process`` in ``tests/conftest.py``, is built on
+``celery_worker``; a test that must kill or watch its own worker uses it directly.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.conftest import ROOT, wait_for
+
+DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def accepts(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _log_path(env: dict[str, str], name: str) -> Path:
+    return Path(env["BOOMSITE_VAR_DIR"]) / f"{name}.log"
+
+
+def stop(process: subprocess.Popen[bytes], timeout: float = 20) -> int:
+    """SIGTERM, and SIGKILL if it has not exited within ``timeout`` seconds; its exit code."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return int(process.returncode)
+
+
+@contextmanager
+def daphne(
+    env: dict[str, str], port: int | None = None, argv: Sequence[str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A Daphne serving the site on ``port`` (a free one by default); yields its base URL
+    and process. ``argv`` runs another command line that serves that port (``make run``'s)."""
+    port = port or free_port()
+    site = f"http://127.0.0.1:{port}"
+    command = list(argv) if argv else [*DAPHNE, "-p", str(port), "boomsite.asgi:application"]
+    log_path = _log_path(env, f"daphne-{port}")
+    with open(log_path, "wb") as log:
+        # The site's address is this process's own: the socket accepts exactly its origin.
+        process = subprocess.Popen(
+            command, cwd=ROOT, env={**env, "SITE_URL": site}, stdout=log, stderr=subprocess.STDOUT
+        )
+        try:
+            wait_for(
+                lambda: process.poll() is not None or accepts(port), timeout=60, what=f"Daphne on {port}"
+            )
+            assert process.poll() is None, f"Daphne exited at start: see {log_path}"
+            yield site, process
+        finally:
+            stop(process)
+
+
+@contextmanager
+def celery_worker(
+    env: dict[str, str], *, pool: str = "solo", concurrency: int | None = None, prefix: str = "test"
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A Celery worker on the tests' broker and database; yields its name and process.
+    ``pool="prefork"`` with ``concurrency=1`` is one worker as ``make run`` starts it."""
+    from boomsite.celery import app
+
+    name = f"{prefix}-{uuid.uuid4().hex[:8]}@localhost"
+    command = [sys.executable, "-m", "celery", "-A", "boomsite", "worker", "--pool", pool,
+               "--without-gossip", "--without-mingle", "--loglevel", "WARNING", "-n", name]  # fmt: skip
+    if concurrency is not None:
+        command += ["--concurrency", str(concurrency)]
+    log_path = _log_path(env, f"worker-{name.split('@')[0]}")
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_for(
+                lambda: process.poll() is not None or app.control.ping(destination=[name], timeout=0.5),
+                timeout=60,
+                what="the Celery worker to answer",
+            )
+            assert process.poll() is None, f"the Celery worker exited at start: see {log_path}"
+            yield name, process
+        finally:
+            stop(process)
