@@ -1,6 +1,7 @@
-"""Shared pieces of the bot tests: canonical action keys, the states of a random game,
-the decision points of a game played by basic and random seats, the checks every bot
-module must pass at such points, and a Go Fox! position whose log makes one ask sure."""
+"""Shared pieces of the bot tests: canonical action keys, the decision points of a game
+played by basic and random seats, the checks every bot module must pass at such points,
+and a Go Fox! position whose log makes one ask sure. (Random games themselves are
+played by ``tests.engine.playouts``.)"""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from games.engine import Game
 from games.engine.go_fox import GoFox, GoFoxState
 from games.engine.go_fox.state import hand_order
 from games.engine.word_cards import WORDS
+from tests.engine.playouts import Chooser, play_on, random_game
 
 S = TypeVar("S")
 S_contra = TypeVar("S_contra", contravariant=True)
@@ -43,18 +45,16 @@ def key(action: dict[str, Any]) -> str:
     return json.dumps(action, sort_keys=True)
 
 
-def random_game_states(
-    game: Game[S], players: int, seed: int, options: dict[str, Any] | None = None
-) -> list[S]:
-    """Every state of one seeded random game (the first waiting seat acts each time)."""
-    rng = random.Random(seed)
-    state = game.new(players, seed, options)
-    seen = [state]
-    while game.to_act(state):
-        seat = game.to_act(state)[0]
-        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        seen.append(state)
-    return seen
+def basic_in(game: Game[S], basic: BasicPolicy, basic_seats: Container[int]) -> Chooser[S]:
+    """A playout's choice: ``basic``'s (from the seat's view) in ``basic_seats``, a random
+    legal action elsewhere."""
+
+    def choose(state: S, seat: int, rng: random.Random) -> dict[str, Any]:
+        if seat in basic_seats:
+            return basic(game, game.view(state, seat), seat, rng)
+        return rng.choice(game.legal_actions(state, seat))
+
+    return choose
 
 
 def finish_basic_against_random(
@@ -64,15 +64,9 @@ def finish_basic_against_random(
     basic: BasicPolicy,
     rng: random.Random,
 ) -> S:
-    """Play ``state`` to the end: ``basic`` in ``basic_seat``, random legal actions elsewhere."""
-    while waiting := game.to_act(state):
-        seat = waiting[0]
-        if seat == basic_seat:
-            action = basic(game, game.view(state, seat), seat, rng)
-        else:
-            action = rng.choice(game.legal_actions(state, seat))
-        state = game.apply(state, seat, action)
-    return state
+    """Play ``state`` to the end: ``basic`` in ``basic_seat``, random legal actions elsewhere
+    (the first waiting seat acts each time)."""
+    return play_on(game, state, rng, first_seat=True, choose=basic_in(game, basic, {basic_seat})).final
 
 
 def assert_legal_through_a_random_game(
@@ -86,8 +80,7 @@ def assert_legal_through_a_random_game(
     fresh ``Random(seed)``) choose a legal action, compared as canonical keys; the module's
     ``evaluate``, where it has one (search stops playouts with it), stays in [0, 1]."""
     evaluate: Callable[[Game[Any], S, int], float] | None = getattr(bot, "evaluate", None)
-    for state in random_game_states(game, players, seed, options)[:-1]:
-        seat = game.to_act(state)[0]
+    for state, seat in random_game(game, players, seed, options, first_seat=True).decisions:
         legal = {key(action) for action in game.legal_actions(state, seat)}
         view = game.view(state, seat)
         assert key(bot.basic(game, view, seat, random.Random(seed))) in legal
@@ -120,18 +113,11 @@ def played_game(
     One ``Random(seed)`` draws everything: every action, and the seat to act among those
     waiting (with ``first_waiting_seat`` it is always the first, drawn from nothing).
     ``limit`` stops the game after that many decisions, for games whose steps are slow."""
-    rng = random.Random(seed)
-    state = game.new(players, seed, options)
-    points: list[tuple[S, int]] = []
-    while (waiting := game.to_act(state)) and (limit is None or len(points) < limit):
-        seat = waiting[0] if first_waiting_seat else waiting[rng.randrange(len(waiting))]
-        points.append((state, seat))
-        if seat in basic_seats:
-            action = basic(game, game.view(state, seat), seat, rng)
-        else:
-            action = rng.choice(game.legal_actions(state, seat))
-        state = game.apply(state, seat, action)
-    return PlayedGame(points, state)
+    choose = basic_in(game, basic, basic_seats)
+    played = random_game(
+        game, players, seed, options, first_seat=first_waiting_seat, choose=choose, stop_after=limit
+    )
+    return PlayedGame(played.decisions, played.final)
 
 
 def assert_bot_is_legal_at(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.test_engine_is_pure import FORBIDDEN_ROOTS, PROJECT_ROOT, imported_modules
+from tests.engine.purity import FORBIDDEN_ROOTS, PROJECT_ROOT, imported_modules
 
 BOTS = PROJECT_ROOT / "games" / "bots"
 

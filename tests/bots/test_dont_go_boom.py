@@ -26,6 +26,7 @@ from tests.bots.helpers import (
     assert_bot_is_legal_at,
     played_game,
 )
+from tests.engine.playouts import play_on
 
 GAME = DontGoBoom()
 # The games played here are one round each, to keep them short.
@@ -53,11 +54,8 @@ def test_basic_beats_random_over_a_few_games() -> None:
     for seed in range(10):
         seat = seed % 2
         state = played_game(GAME, bot.basic, 2, 100 + seed, {seat}, ONE_ROUND).points[-1][0]
-        rng = random.Random(seed)
         # The last decision point: play it to the end.
-        while waiting := GAME.to_act(state):
-            state = GAME.apply(state, waiting[0], rng.choice(GAME.legal_actions(state, waiting[0])))
-        result = GAME.result(state)
+        result = GAME.result(play_on(GAME, state, random.Random(seed), first_seat=True).final)
         assert result is not None
         wins += result["ranks"][seat] == 1
     assert wins >= 8

@@ -13,14 +13,15 @@ from tests.bots.helpers import (
     assert_legal_through_a_random_game,
     go_fox_seven_shown_by_seat_1,
     key,
-    random_game_states,
 )
+from tests.engine.playouts import random_game
 
 GAME = GoFox()
 
 
-def states(players: int, seed: int) -> list[GoFoxState]:
-    return random_game_states(GAME, players, seed)
+def states(players: int, seed: int) -> tuple[GoFoxState, ...]:
+    """Every state of a seeded random game, the first waiting seat acting each time."""
+    return random_game(GAME, players, seed, first_seat=True).states
 
 
 @pytest.mark.parametrize("players", range(2, 7))

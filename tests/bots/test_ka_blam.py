@@ -12,14 +12,16 @@ from games.bots import ka_blam
 from games.engine.ka_blam import KaBlam, KaBlamState
 from games.engine.ka_blam.cards import COLOURS, FIRST_WILD, KIND, PICK_UP_2, WILD, action_card
 from games.engine.word_cards import WORDS
-from tests.bots.helpers import assert_legal_through_a_random_game, key, random_game_states
+from tests.bots.helpers import assert_legal_through_a_random_game, key
+from tests.engine.playouts import random_game
 
 GAME = KaBlam()
 RED, BLUE = COLOURS.index("red"), COLOURS.index("blue")
 
 
-def states(players: int, seed: int, options: dict[str, Any] | None = None) -> list[KaBlamState]:
-    return random_game_states(GAME, players, seed, options)
+def states(players: int, seed: int, options: dict[str, Any] | None = None) -> tuple[KaBlamState, ...]:
+    """Every state of a seeded random game, the first waiting seat acting each time."""
+    return random_game(GAME, players, seed, options, first_seat=True).states
 
 
 @pytest.mark.parametrize("players", range(2, 7))

@@ -16,14 +16,15 @@ from tests.bots.helpers import (
     assert_legal_through_a_random_game,
     finish_basic_against_random,
     key,
-    random_game_states,
 )
+from tests.engine.playouts import random_game
 
 GAME = ReadAndGrab()
 
 
-def states(players: int, seed: int) -> list[ReadAndGrabState]:
-    return random_game_states(GAME, players, seed)
+def states(players: int, seed: int) -> tuple[ReadAndGrabState, ...]:
+    """Every state of a seeded random game, the first waiting seat acting each time."""
+    return random_game(GAME, players, seed, first_seat=True).states
 
 
 @pytest.mark.parametrize("players", range(2, 7))

@@ -16,6 +16,7 @@ import pytest
 from games.bots import search, strategies
 from games.engine import Game, all_games, get
 from tests.bots.helpers import go_fox_seven_shown_by_seat_1
+from tests.engine.playouts import play_on, random_game
 
 GAMES = sorted(all_games(), key=lambda game: game.slug)
 # Booby-Trap runs physics on every take: few positions, few iterations.
@@ -47,15 +48,7 @@ def positions(game: Game[Any], players: int, seed: int, count: int, horizon: int
     """(state, seat to decide) pairs from seeded random play, the first state included
     (in Don't Go Boom every seat owes its opening choice at once), spread over the
     first ``horizon`` actions."""
-    rng = random.Random(seed)
-    state = game.new(players, seed)
-    found = []
-    step = 0
-    while (waiting := game.to_act(state)) and step < horizon:
-        seat = rng.choice(waiting)
-        found.append((state, seat))
-        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        step += 1
+    found = random_game(game, players, seed, stop_after=horizon).decisions
     stride = max(1, len(found) // count)
     return found[::stride][:count]
 
@@ -162,12 +155,7 @@ def seed_91_last_decision() -> Any:
     """Don't Go Boom, seed 91, after 216 random actions: seat 0 holds a 12 to keep.
     Found by random play on the engine's first generator, and kept on it (splitmix64)."""
     game = get("dont-go-boom")
-    rng = random.Random(91)
-    state = game.new(2, 91, generator="splitmix64")
-    for _ in range(216):
-        seat = rng.choice(game.to_act(state))
-        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-    return state
+    return play_on(game, game.new(2, 91, generator="splitmix64"), random.Random(91), stop_after=216).final
 
 
 def keep_in_position_0(

@@ -1,4 +1,6 @@
-"""Random playouts, replays and traces for the engine conformance suite.
+"""Random playouts, replays and traces: the engine conformance suite's, and the one
+random legal playout every engine and bot test plays (``play_on`` from a state,
+``random_game`` from ``new``).
 
 Plain functions, no pytest: the same code records playouts in the test process
 and replays them in a fresh one (``python -m tests.engine.playouts`` reads
@@ -14,10 +16,10 @@ import json
 import os
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from games.engine import Game, get
 
@@ -27,6 +29,7 @@ MAX_ACTIONS = 20_000
 MAX_PLAYER_COUNTS = 5
 
 Move = tuple[int, dict[str, Any]]
+S = TypeVar("S")
 
 
 def canonical(data: Any) -> str:
@@ -128,28 +131,79 @@ class Playout:
 
 def play_randomly(config: Config, seed: int, max_actions: int = MAX_ACTIONS) -> Playout:
     """A uniformly random legal playout from ``new``; fails loudly if it breaks a basic promise."""
-    start = config.new(seed)
-    states, moves = play_on(config.game, start, random.Random(seed), f"{config.id} seed {seed}", max_actions)
-    return Playout(config, seed, states, moves)
+    played = random_game(config.game, config.players, seed, config.options_dict, max_actions=max_actions)
+    return Playout(config, seed, played.states, played.moves)
+
+
+# A policy for the seat to act: its action in a state, drawn from the playout's generator.
+Chooser = Callable[[S, int, random.Random], dict[str, Any]]
+
+
+@dataclass(frozen=True, eq=False)
+class RandomPlay(Generic[S]):
+    """The states a playout passed and the moves made: states[k + 1] = apply(states[k], *moves[k])."""
+
+    states: tuple[S, ...]
+    moves: tuple[Move, ...]
+
+    @property
+    def final(self) -> S:
+        return self.states[-1]
+
+    @property
+    def decisions(self) -> list[tuple[S, int]]:
+        """(state, seat that acted in it) for every state but the last."""
+        return [(state, seat) for state, (seat, _) in zip(self.states[:-1], self.moves, strict=True)]
+
+
+def random_game(
+    game: Game[S],
+    players: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    *,
+    first_seat: bool = False,
+    choose: Chooser[S] | None = None,
+    stop_after: int | None = None,
+    max_actions: int = MAX_ACTIONS,
+) -> RandomPlay[S]:
+    """``play_on`` from ``game.new(players, seed, options)`` with ``random.Random(seed)``."""
+    return play_on(
+        game,
+        game.new(players, seed, options),
+        random.Random(seed),
+        first_seat=first_seat,
+        choose=choose,
+        stop_after=stop_after,
+        max_actions=max_actions,
+        label=f"{Config(game, players, tuple((options or {}).items())).id} seed {seed}",
+    )
 
 
 def play_on(
-    game: Game[Any],
-    state: Any,
-    chooser: random.Random,
-    label: str,
-    max_actions: int = MAX_ACTIONS,
+    game: Game[S],
+    state: S,
+    rng: random.Random,
+    *,
+    first_seat: bool = False,
+    choose: Chooser[S] | None = None,
     stop_after: int | None = None,
-) -> tuple[tuple[Any, ...], tuple[Move, ...]]:
-    """Random legal moves from ``state`` to the end (or ``stop_after`` moves, if
-    given): the states passed and the moves made."""
+    max_actions: int = MAX_ACTIONS,
+    label: str = "random play",
+) -> RandomPlay[S]:
+    """Play from ``state`` to the end (or ``stop_after`` moves, if given), every draw from ``rng``.
+
+    The seat to act is ``rng.choice`` of those waiting (with ``first_seat``, the first,
+    drawn from nothing); its action is ``rng.choice`` of its legal actions, or ``choose``'s.
+    Fails loudly on a broken promise: a bad ``to_act``, a result while seats still owe a
+    decision, a waiting seat with no legal action, or no end after ``max_actions`` moves."""
     states = [state]
     moves: list[Move] = []
     while True:
         waiting = game.to_act(state)
         check_to_act(waiting, game.players(state), label, len(moves))
         if not waiting or len(moves) == stop_after:
-            return tuple(states), tuple(moves)
+            return RandomPlay(tuple(states), tuple(moves))
         assert game.result(state) is None, (
             f"{label}: result() is not None at step {len(moves)} while {waiting} owe a decision"
         )
@@ -159,13 +213,22 @@ def play_on(
                 f"{label}: no end after {max_actions} random legal actions; "
                 f"to_act is {waiting}; the last actions were:\n  {recent}"
             )
-        seat = chooser.choice(waiting)
-        legal = game.legal_actions(state, seat)
-        assert legal, f"{label}: seat {seat} owes a decision at step {len(moves)} but has no legal action"
-        action = chooser.choice(legal)
+        seat = waiting[0] if first_seat else rng.choice(waiting)
+        if choose is None:
+            legal = game.legal_actions(state, seat)
+            assert legal, f"{label}: seat {seat} owes a decision at step {len(moves)} but has no legal action"
+            action = rng.choice(legal)
+        else:
+            action = choose(state, seat, rng)
         state = game.apply(state, seat, action)
         states.append(state)
         moves.append((seat, action))
+
+
+def spread(states: Sequence[S], count: int) -> list[S]:
+    """``count`` states spread evenly over ``states``, the first and the last included."""
+    last = len(states) - 1
+    return [states[round(index * last / (count - 1))] for index in range(count)]
 
 
 def check_to_act(waiting: object, players: int, label: str, step: int) -> None:

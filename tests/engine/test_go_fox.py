@@ -17,6 +17,7 @@ from games.engine.go_fox.state import hand_order
 from games.engine.log import log_view
 from games.engine.word_cards import CARD_COUNT, WORDS, card_index
 from games.engine.word_cards.hidden import violations
+from tests.engine.playouts import random_game, spread
 
 GAME = GoFox()
 RED, YELLOW, GREEN, BLUE, PURPLE, ORANGE = range(6)
@@ -197,11 +198,7 @@ def test_what_an_ask_reveals_is_public_and_a_drawn_card_is_not() -> None:
 
 
 def test_every_card_in_a_view_carries_its_word() -> None:
-    state = GAME.new(4, 2)
-    rng = random.Random(2)
-    for _ in range(40):
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    state = random_game(GAME, 4, 2, first_seat=True, stop_after=40).final
     shown = GAME.view(state, 1)
     cards = list(shown["hand"]) + [
         card for table in shown["pairs"] for pair in table["pairs"] for card in pair["cards"]
@@ -221,15 +218,7 @@ def test_every_card_in_a_view_carries_its_word() -> None:
 
 def playout_states(players: int, seed: int, count: int = 10) -> list[GoFoxState]:
     """About ``count`` states spread over a random game, its end included."""
-    state = GAME.new(players, seed)
-    rng = random.Random(seed)
-    states = [state]
-    while GAME.to_act(state):
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-        states.append(state)
-    last = len(states) - 1
-    return [states[round(index * last / (count - 1))] for index in range(count)]
+    return spread(random_game(GAME, players, seed, first_seat=True).states, count)
 
 
 def test_random_games_end_when_the_pile_is_empty() -> None:

@@ -34,6 +34,7 @@ from games.engine.ka_blam.sample import hidden_model
 from games.engine.log import log_view
 from games.engine.word_cards import card_index
 from games.engine.word_cards.hidden import violations
+from tests.engine.playouts import play_on, random_game, spread
 
 GAME = KaBlam()
 RED, YELLOW, GREEN, BLUE, PURPLE, ORANGE = range(6)
@@ -536,13 +537,7 @@ def test_a_drawn_card_shows_only_to_its_drawer() -> None:
 
 
 def test_every_card_and_log_entry_in_a_view_carries_its_word_or_label() -> None:
-    state = GAME.new(3, 11)
-    rng = random.Random(3)
-    for _ in range(60):
-        if not GAME.to_act(state):
-            break
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    state = play_on(GAME, GAME.new(3, 11), random.Random(3), first_seat=True, stop_after=60).final
     shown = GAME.view(state, 0)
     cards = [shown["top"], *shown["hand"], *shown["discard"]]
     for item in shown["log"]:
@@ -573,13 +568,7 @@ def test_every_hand_is_shown_when_a_round_is_scored() -> None:
 
 def test_random_long_games_with_six_players_end() -> None:
     for seed in range(4):
-        state = GAME.new(6, seed)
-        rng = random.Random(seed)
-        for _ in range(20_000):
-            if not GAME.to_act(state):
-                break
-            seat = GAME.to_act(state)[0]
-            state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        state = random_game(GAME, 6, seed, first_seat=True, max_actions=20_000).final
         assert GAME.result(state) is not None
         assert max(state.scores) >= 100
 
@@ -589,15 +578,7 @@ def test_random_long_games_with_six_players_end() -> None:
 
 def playout_states(players: int, seed: int, count: int = 8) -> list[KaBlamState]:
     """About ``count`` states spread over a random long game, its end included."""
-    state = GAME.new(players, seed)
-    rng = random.Random(seed)
-    states = [state]
-    while GAME.to_act(state):
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-        states.append(state)
-    last = len(states) - 1
-    return [states[round(index * last / (count - 1))] for index in range(count)]
+    return spread(random_game(GAME, players, seed, first_seat=True).states, count)
 
 
 def true_filling(state: KaBlamState, viewer: int | None) -> tuple[Any, list[int]]:

@@ -13,6 +13,7 @@ from games.engine import IllegalAction
 from games.engine.log import log_view
 from games.engine.read_and_grab import ReadAndGrab, ReadAndGrabState
 from games.engine.word_cards import CARD_COUNT, NUMBERS, card_index
+from tests.engine.playouts import play_on, random_game
 
 GAME = ReadAndGrab()
 RED, YELLOW, GREEN, BLUE, PURPLE, ORANGE = range(6)
@@ -160,11 +161,7 @@ def test_the_last_card_may_still_be_grabbed_before_the_game_ends() -> None:
 
 
 def test_everything_is_public_but_the_order_of_the_middle() -> None:
-    state = GAME.new(3, 4)
-    rng = random.Random(4)
-    for _ in range(30):
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    state = random_game(GAME, 3, 4, first_seat=True, stop_after=30).final
     views = [GAME.view(state, viewer) for viewer in (None, 0, 1, 2)]
     assert all(shown["tables"] == views[0]["tables"] for shown in views)
     text = json.dumps(views[0])
@@ -173,11 +170,8 @@ def test_everything_is_public_but_the_order_of_the_middle() -> None:
 
 
 def test_samples_shuffle_the_middle_and_keep_every_table() -> None:
-    state = GAME.new(3, 8)
-    rng = random.Random(8)
-    for _ in range(20):
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    rng = random.Random(8)  # plays the first 20 actions, then samples
+    state = play_on(GAME, GAME.new(3, 8), rng, first_seat=True, stop_after=20).final
     samples = [GAME.sample(GAME.view(state, 1), 1, rng) for _ in range(5)]
     for sample in samples:
         assert sample.open_sets == state.open_sets
@@ -187,10 +181,5 @@ def test_samples_shuffle_the_middle_and_keep_every_table() -> None:
 
 def test_random_games_end_with_every_card_turned() -> None:
     for players in range(2, 7):
-        state = GAME.new(players, players)
-        rng = random.Random(players)
-        while GAME.to_act(state):
-            seat = GAME.to_act(state)[0]
-            state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-        result = GAME.result(state)
+        result = GAME.result(random_game(GAME, players, players, first_seat=True).final)
         assert result is not None and sum(result["cards_held"]) == CARD_COUNT

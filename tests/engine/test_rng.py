@@ -16,6 +16,7 @@ from games.engine import Game, all_games, get
 from games.engine.codec import decode, encode
 from games.engine.errors import IllegalAction
 from games.engine.rng import FastRng, KeyedRng, KeyedRngState, keyed_state, resume, start
+from tests.engine.playouts import play_on
 
 # -- the keyed generator ----------------------------------------------------------------
 
@@ -167,14 +168,8 @@ SPLITMIX64_PLAYOUTS = {
 def played(slug: str, players: int, generator: str) -> tuple[Any, str]:
     game = get(slug)
     seed = 20261125 + players
-    state = game.new(players, seed, generator=generator)
-    chooser = random.Random(seed)
-    for _ in range(6 if slug == "booby-trap" else 40):
-        waiting = game.to_act(state)
-        if not waiting:
-            break
-        seat = chooser.choice(waiting)
-        state = game.apply(state, seat, chooser.choice(game.legal_actions(state, seat)))
+    first = game.new(players, seed, generator=generator)
+    state = play_on(game, first, random.Random(seed), stop_after=6 if slug == "booby-trap" else 40).final
     text = json.dumps(game.encode(state), sort_keys=True, separators=(",", ":"))
     return state, hashlib.sha256(text.encode()).hexdigest()[:16]
 

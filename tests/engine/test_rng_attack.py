@@ -23,6 +23,7 @@ import pytest
 from games.engine import Game, all_games, get
 from games.engine.options import parse_options
 from games.engine.rng import FastRng, fast_state
+from tests.engine.playouts import play_on
 
 SEARCHED_BITS = 10  # of the 32 missing bits of an output; the harness hints the rest
 WINDOW = 120  # how many outputs on either side of a seen id the attacker tries
@@ -52,15 +53,8 @@ def unmix(output: int) -> int:
 def seen_ids(game: Game[Any], start: Any, seat: int, plies: int = 12) -> list[str]:
     """Every id in what the seat receives (its view and a spectator's) over the first
     ``plies`` moves of a random game: Read and Grab shows none until cards are turned."""
-    chooser = random.Random(1)
-    state, shown = start, []
-    for _ in range(plies + 1):
-        shown += [game.view(state, seat), game.view(state, None)]
-        waiting = game.to_act(state)
-        if not waiting:
-            break
-        mover = chooser.choice(waiting)
-        state = game.apply(state, mover, chooser.choice(game.legal_actions(state, mover)))
+    states = play_on(game, start, random.Random(1), stop_after=plies).states
+    shown = [view for state in states for view in (game.view(state, seat), game.view(state, None))]
     return list(dict.fromkeys(_ID.findall(json.dumps(shown))))
 
 

@@ -8,7 +8,6 @@ aside; gems follow from the opened stacks (counted since the last Boom).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -111,14 +110,3 @@ def events(state: BoomBoxState, seat: int | None = None) -> list[str]:
 def last_entry(state: BoomBoxState, seat: int | None = None) -> dict[str, Any]:
     entry: dict[str, Any] = GAME.view(state, seat)["log"][-1]
     return entry
-
-
-def random_playout(players: int, seed: int) -> list[BoomBoxState]:
-    chooser = random.Random(seed)
-    state = GAME.new(players, seed)
-    states = [state]
-    while waiting := GAME.to_act(state):
-        seat = chooser.choice(waiting)
-        state = GAME.apply(state, seat, chooser.choice(GAME.legal_actions(state, seat)))
-        states.append(state)
-    return states

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.boom_box.builder import GAME, last_entry, play, random_playout, refusal, table
+from tests.engine.boom_box.builder import GAME, last_entry, play, refusal, table
+from tests.engine.playouts import random_game
 
 
 def test_the_game_ends_at_once_mid_turn_when_the_last_box_is_opened() -> None:
@@ -60,7 +61,7 @@ def test_a_full_tie_shares_the_rank() -> None:
 def test_a_box_is_passed_at_most_once_per_player_before_its_owner_must_open_it(players: int) -> None:
     longest = 0
     for seed in range(25):
-        for state in random_playout(players, seed):
+        for state in random_game(GAME, players, seed).states:
             for seat in range(players):
                 # Only one own box can wait for its owner at a time.
                 assert sum(box.owner == seat for box in state.boxes if box.id in state.fronts[seat]) <= 1
@@ -81,7 +82,7 @@ def test_a_box_is_passed_at_most_once_per_player_before_its_owner_must_open_it(p
 
 def test_random_games_end_with_every_box_opened_or_removed() -> None:
     for players in (2, 4, 6):
-        final = random_playout(players, seed=players)[-1]
+        final = random_game(GAME, players, players).final
         opened = sum(len(stack) for stack in final.stacks)
         assert opened + len(final.removed) == 4 * players
         assert GAME.result(final) is not None

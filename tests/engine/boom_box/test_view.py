@@ -10,7 +10,8 @@ import pytest
 
 from games.engine.boom_box import box_facts
 from games.engine.boom_box.state import BoomBoxState
-from tests.engine.boom_box.builder import GAME, play, random_playout, table
+from tests.engine.boom_box.builder import GAME, play, table
+from tests.engine.playouts import random_game
 
 
 def canonical(data: object) -> str:
@@ -69,7 +70,7 @@ def test_the_log_names_players_by_seat_marks() -> None:
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_samples_give_back_the_view_and_keep_every_known_fact(players: int) -> None:
     rng = random.Random(players)
-    states = random_playout(players, seed=players)
+    states = random_game(GAME, players, players).states
     for state in states[:: max(1, len(states) // 12)]:
         for viewer in [*range(players), None]:
             shown = GAME.view(state, viewer)

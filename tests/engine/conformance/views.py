@@ -262,7 +262,7 @@ def check_play_goes_on_from_sampled_states(playout: Playout, steps: list[int]) -
         item = items[-1] if step == last_before_end else items[number % len(items)]  # [-1]: the spectator
         label = f"{playout.describe(step)}, playing on from a state sampled for viewer {item.viewer}"
         stop_after = None if step == last_before_end else PLAY_ON_MOVES
-        states, _ = play_on(game, item.state, random.Random(number), label, stop_after=stop_after)
+        states = play_on(game, item.state, random.Random(number), stop_after=stop_after, label=label).states
         if game.to_act(states[-1]):
             continue
         check_state_is_immutable_data(game, states[-1], label)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +11,7 @@ import pytest
 from games.engine.dont_go_boom.state import DontGoBoomState
 from games.engine.errors import IllegalAction
 from tests.engine.dont_go_boom.scenario import GAME, act, scenario
+from tests.engine.playouts import random_game
 
 MINE = "~1 ~2 ~4 / ~5 6 ~8 / ~9 ~11 ~12"
 THEIRS = "~1 2 ~4 / ~5 ~6 ~8 / ~9 ~11 13"
@@ -98,14 +98,9 @@ def test_legal_actions_are_empty_for_a_seat_that_owes_nothing() -> None:
 
 
 def playout(seed: int, players: int) -> tuple[int, str]:
-    chooser = random.Random(seed)
-    state = GAME.new(players, seed, {"rounds": 1})
-    steps = 0
-    while GAME.to_act(state):
-        seat = chooser.choice(GAME.to_act(state))
-        state = GAME.apply(state, seat, chooser.choice(GAME.legal_actions(state, seat)))
-        steps += 1
-    return steps, json.dumps(GAME.encode(state), sort_keys=True)
+    """How many actions a random one-round game took, and its last state's encoding."""
+    played = random_game(GAME, players, seed, {"rounds": 1})
+    return len(played.moves), json.dumps(GAME.encode(played.final), sort_keys=True)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

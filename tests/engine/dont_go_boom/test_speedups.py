@@ -14,6 +14,7 @@ from games.engine.dont_go_boom import DontGoBoomState, sample
 from games.engine.log import LogEntry, entry, entry_view, log_view
 from games.engine.rng import FastRng, Rng, fast_state
 from tests.engine.dont_go_boom.scenario import GAME
+from tests.engine.playouts import random_game
 
 
 def plain_entry_view(item: LogEntry, seat: int | None) -> dict[str, Any]:
@@ -28,15 +29,9 @@ def plain_entry_view(item: LogEntry, seat: int | None) -> dict[str, Any]:
     return shown
 
 
-def played(players: int, seed: int, rounds: int = 2) -> list[DontGoBoomState]:
-    chooser = random.Random(seed)
-    state = GAME.new(players, seed, {"rounds": rounds})
-    states = [state]
-    while waiting := GAME.to_act(state):
-        seat = chooser.choice(waiting)
-        state = GAME.apply(state, seat, chooser.choice(GAME.legal_actions(state, seat)))
-        states.append(state)
-    return states
+def played(players: int, seed: int, rounds: int = 2) -> tuple[DontGoBoomState, ...]:
+    """Every state of a random game of ``rounds`` rounds."""
+    return random_game(GAME, players, seed, {"rounds": rounds}).states
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -11,6 +11,7 @@ import pytest
 from games.engine.dont_go_boom import DontGoBoomState, estimate_score
 from games.engine.dont_go_boom.cards import VALUE
 from tests.engine.dont_go_boom.scenario import GAME, act, scenario, tokens
+from tests.engine.playouts import random_game
 
 MINE = "~1 ~2 ~4 / ~5 6 ~8 / ~9 ~11 ~12"
 THEIRS = "~1 2 ~4 / ~5 ~6 ~8 / ~9 ~11 13"
@@ -21,19 +22,9 @@ def same(first: dict[str, Any], second: dict[str, Any]) -> bool:
 
 
 def random_states(players: int, seed: int, every: int) -> list[DontGoBoomState]:
-    """Every ``every``-th state of a random playout, the first and the last included."""
-    chooser = random.Random(seed)
-    state = GAME.new(players, seed, {"rounds": 1})
-    kept = [state]
-    step = 0
-    while GAME.to_act(state):
-        seat = chooser.choice(GAME.to_act(state))
-        state = GAME.apply(state, seat, chooser.choice(GAME.legal_actions(state, seat)))
-        step += 1
-        if step % every == 0:
-            kept.append(state)
-    kept.append(state)
-    return kept
+    """Every ``every``-th state of a random one-round playout, then the last."""
+    states = random_game(GAME, players, seed, {"rounds": 1}).states
+    return [*states[::every], states[-1]]
 
 
 @pytest.mark.parametrize("players", [2, 5])

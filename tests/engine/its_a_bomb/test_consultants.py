@@ -33,6 +33,7 @@ from tests.engine.its_a_bomb.builder import (
     tile,
     use,
 )
+from tests.engine.playouts import play_on
 
 
 def usable(state: State) -> list[str]:
@@ -326,20 +327,17 @@ def test_consultants_refuse_the_wrong_moment_target_or_card() -> None:
 def test_the_crisis_unit_never_acts_without_a_consultant() -> None:
     # Every scenario has a Consultant now; the rules still allow one with none.
     for seed in range(20):
-        rng = random.Random(seed)
-        state = replace(GAME.new(2 + seed % 5, seed, {"scenario": "no-voice"}), consultants=())
-        while GAME.to_act(state):
-            assert GAME.to_act(state) != [CRISIS_UNIT]
-            (seat,) = GAME.to_act(state)
-            state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        first = replace(GAME.new(2 + seed % 5, seed, {"scenario": "no-voice"}), consultants=())
+        for state, seat in play_on(GAME, first, random.Random(seed), first_seat=True).decisions:
+            assert GAME.to_act(state) == [seat]
+            assert seat != CRISIS_UNIT
 
 
 def test_the_crisis_unit_is_only_asked_when_a_consultant_is_usable() -> None:
-    rng = random.Random(1)
+    rng = random.Random(1)  # one generator for all the games
     for seed in range(30):
-        state = GAME.new(3, seed, {"scenario": "protocol-27bis"})
-        while GAME.to_act(state):
-            (seat,) = GAME.to_act(state)
+        played = play_on(GAME, GAME.new(3, seed, {"scenario": "protocol-27bis"}), rng, first_seat=True)
+        for state, seat in played.decisions:
+            assert GAME.to_act(state) == [seat]
             if seat == CRISIS_UNIT:
                 assert usable(state), state.phase
-            state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))

@@ -13,7 +13,7 @@ from games.engine.its_a_bomb.dealing import CountConstraint, deal
 from games.engine.its_a_bomb.sample import deal_grid
 from games.engine.its_a_bomb.scenarios import SCENARIO_BY_SLUG, TILE_KINDS
 from tests.engine.its_a_bomb.builder import GAME
-from tests.engine.its_a_bomb.test_views import curious_play, facts_hold
+from tests.engine.its_a_bomb.sampling import curious_play, facts_hold
 
 
 def tokens_of(kinds: list[str]) -> Counter[str]:

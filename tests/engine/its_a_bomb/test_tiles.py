@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
@@ -18,6 +17,7 @@ from tests.engine.its_a_bomb.builder import (
     is_revealed,
     start,
 )
+from tests.engine.playouts import random_game
 
 # Training, as laid out in the builder:
 #   r y b -
@@ -181,9 +181,6 @@ def test_the_crisis_unit_cannot_ask_or_cut() -> None:
 
 
 def test_random_play_only_ever_waits_on_one_seat() -> None:
-    rng = random.Random(3)
-    state = GAME.new(5, 3, {"scenario": "protocol-27bis"})
-    while GAME.to_act(state):
-        (seat,) = GAME.to_act(state)
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-    assert GAME.result(state) is not None
+    played = random_game(GAME, 5, 3, {"scenario": "protocol-27bis"}, first_seat=True)
+    assert all(len(GAME.to_act(state)) == 1 for state in played.states[:-1])
+    assert GAME.result(played.final) is not None

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from typing import Any
 
-from games.engine.its_a_bomb.board import line_positions, token_for
 from games.engine.its_a_bomb.consultants import INFORMATION
-from games.engine.its_a_bomb.scenarios import CALL, EXPLOSIVE, SCENARIO_BY_SLUG
-from games.engine.its_a_bomb.state import CRISIS_UNIT, NOT_EXPLOSIVE, REVEALED, State
+from games.engine.its_a_bomb.scenarios import CALL, SCENARIO_BY_SLUG
+from games.engine.its_a_bomb.state import CRISIS_UNIT
 from tests.engine.its_a_bomb.builder import GAME, ask, cut, deck, start, use
+from tests.engine.its_a_bomb.sampling import curious_play, facts_hold
 
 
 def canonical(data: Any) -> str:
@@ -93,60 +92,6 @@ def test_the_log_is_public_and_names_seats_by_mark() -> None:
 
 
 # -- sampling ----------------------------------------------------------------------------
-
-
-def facts_hold(sampled: State, truth: State) -> None:
-    """Recompute from a sampled state every fact an employee has seen."""
-    for record in sampled.information:
-        grid = sampled.grids[record.grid]
-        found = [
-            token
-            for position in record.face_down
-            if (token := token_for(grid.tiles[position], record.informant))
-        ]
-        if record.disturbed:
-            assert len(found) == record.count
-        elif record.analyst:
-            for position, shown in zip(
-                line_positions(grid, record.line, record.index), record.tokens, strict=True
-            ):
-                if shown == REVEALED:
-                    assert position not in record.face_down
-                else:
-                    assert (token_for(grid.tiles[position], record.informant) or "blank") == shown
-        else:
-            assert Counter(found) == Counter(record.tokens)
-    for fact in sampled.facts:
-        kind = sampled.grids[fact.grid].tiles[fact.position]
-        assert kind != EXPLOSIVE if fact.fact == NOT_EXPLOSIVE else kind == fact.fact
-    for mine, true in zip(sampled.grids, truth.grids, strict=True):
-        assert sorted(mine.tiles) == sorted(true.tiles)
-        assert mine.revealed == true.revealed
-        assert all(mine.tiles[at] == true.tiles[at] for at, shown in enumerate(true.revealed) if shown)
-    assert sorted(sampled.countdown) == sorted(truth.countdown)
-    if truth.top_known:
-        assert sampled.countdown[0] == truth.countdown[0]
-
-
-def curious_play(seed: int, scenario: str) -> list[State]:
-    """Employees who mostly ask, and a Crisis Unit keen on its Consultants."""
-    rng = random.Random(seed)
-    states = [GAME.new(3, seed, {"scenario": scenario})]
-    while GAME.to_act(states[-1]):
-        state = states[-1]
-        (seat,) = GAME.to_act(state)
-        legal = GAME.legal_actions(state, seat)
-        asks = [action for action in legal if action["type"] == "ask"]
-        uses = [action for action in legal if action["type"].startswith("use")]
-        cuts = [action for action in legal if action["type"] == "cut"]
-        if asks and rng.random() < 0.8:
-            action = rng.choice(asks)
-        elif uses:
-            action = rng.choice(uses)
-        else:
-            action = rng.choice(cuts or [{"type": "pass"}])
-        states.append(GAME.apply(state, seat, action))
-    return states
 
 
 def test_sampled_states_agree_with_every_information_and_consultant_fact() -> None:
