@@ -163,6 +163,12 @@ class Seat(models.Model):
     # Denormalised from the engine after every move, so dashboards and the bot
     # sweep can query "who owes a decision" without decoding states.
     owes_decision = models.BooleanField(default=False)
+    # The ply at which the decision this seat owes opened, and a fingerprint of its
+    # legal actions then: a move made on any board since is still good, although other
+    # seats may have chosen meanwhile (games/services/decisions.py). Empty when the seat
+    # owes nothing.
+    decision_ply = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    decision_digest = models.CharField(max_length=16, blank=True, default="", editable=False)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.FloatField(null=True, blank=True)
 

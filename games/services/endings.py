@@ -13,20 +13,25 @@ from games.engine.ranking import competition_ranks
 from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
 from games.models import Match, ResignReason, Seat
+from games.services.decisions import update_decisions
 
 
-def store_state(match: Match, seats: list[Seat], state: Any) -> None:
-    """Keep the new state and what is derived from it: who owes a decision, the result.
+def store_state(match: Match, seats: list[Seat], state: Any, mover: int | None = None) -> None:
+    """Keep the new state (at ``match.ply``, after ``mover``'s move) and what is derived
+    from it: who owes a decision and since when (``decisions.py``), the result.
 
     Call with the match row locked (``games/locks.py``)."""
     game = match.engine
     match.state = game.encode(state)
     waiting = set(game.to_act(state))
+    changed = {seat.pk: seat for seat in update_decisions(game, state, seats, match.ply, mover)}
     for seat in seats:
         owes = seat.index in waiting
         if seat.owes_decision != owes:
             seat.owes_decision = owes
-            seat.save(update_fields=["owes_decision"])
+            changed[seat.pk] = seat
+    if changed:
+        Seat.objects.bulk_update(changed.values(), ["owes_decision", "decision_ply", "decision_digest"])
     result = game.result(state)
     if result is not None:
         finish(match, seats, dict(result))

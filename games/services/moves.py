@@ -19,6 +19,7 @@ from games.locks import lock_match
 from games.models import Match, Move
 from games.selectors import bot_seat_owing
 from games.services.common import autopilot_level
+from games.services.decisions import made_on_current_picture
 from games.services.endings import store_state
 
 
@@ -108,13 +109,16 @@ def bot_play_turn(*, match_id: int, ply: int) -> bool:
 def _play(
     match: Match, seat_index: int, action: Any, ply: int, *, user: User | None, action_id: uuid.UUID | None
 ) -> SubmitResult:
-    """Apply one move at ``ply`` and store what follows. Call with the match row locked
-    (``games/locks.py``); ``UNIQUE(match, ply)`` backs the ply check on every database."""
+    """Apply one move made on the board of ``ply`` and store what follows, at the
+    match's current ply. Call with the match row locked (``games/locks.py``);
+    ``UNIQUE(match, ply)`` backs the ply check on every database."""
     if match.status == Match.Status.FINISHED:
         raise MatchError(ErrorCode.GAME_OVER, "The game is over.")
     if match.status != Match.Status.RUNNING:
         raise MatchError(ErrorCode.NOT_RUNNING, "This match has not started.")
-    if ply != match.ply:
+    seats = list(match.seats.select_related("user"))
+    # Another seat's choice made meanwhile does not make this one stale (decisions.py).
+    if not made_on_current_picture(seats[seat_index], ply, match.ply):
         raise MatchError(
             ErrorCode.STALE_PLY, "The game has moved on since you looked: here is the latest position."
         )
@@ -127,8 +131,7 @@ def _play(
         match=match, ply=match.ply, seat=seat_index, action=action, user=user, action_id=action_id
     )
     match.ply += 1
-    seats = list(match.seats.select_related("user"))
-    store_state(match, seats, state)
+    store_state(match, seats, state, mover=seat_index)
     match.save()
     effects.match_changed(match, seats=seats)
     return SubmitResult(ply=match.ply)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from email import message_from_bytes
@@ -13,9 +14,10 @@ from django.conf import settings
 
 from accounts.models import User
 from games.engine import all_games, get
-from games.models import Match
+from games.models import Match, Move
+from games.services import SeatRequest, match_create, match_join
 from tests.browser.helpers import PAGE_STATE, live_ply, log_in, take_a_turn
-from tests.conftest import ensure_bot_accounts
+from tests.conftest import ensure_bot_accounts, wait_for
 from tests.mail import body_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -76,8 +78,6 @@ def sign_up_in_browser(page: Any, base_url: str, username: str) -> None:
     def new_mail() -> Path | None:
         fresh = [p for p in outbox.glob("*.eml") if p not in before] if outbox.exists() else []
         return fresh[0] if fresh else None
-
-    from tests.conftest import wait_for
 
     mail = wait_for(new_mail, timeout=20, what=f"{username}'s verification email")
     link = re.search(
@@ -145,3 +145,86 @@ def test_two_people_sign_up_and_see_each_others_moves_live(live_site: str, brows
         assert page.locator(".log-list li").count() >= 1
     ann_context.close()
     bob_context.close()
+
+
+def test_a_signed_in_person_joins_a_private_match_by_its_link(live_site: str, browser: Any) -> None:
+    ann = User.objects.create_user(username="ann", password=PASSWORD, display_name="Ann")
+    bob = User.objects.create_user(username="bob", password=PASSWORD, display_name="Bob")
+    match = match_create(
+        creator=ann, game_slug="go-fox", options={}, visibility="private",
+        seats=[SeatRequest("me"), SeatRequest("open")],
+    )  # fmt: skip
+    context = browser.new_context()
+    log_in(context, live_site, bob)
+    page = context.new_page()
+    page.goto(f"{live_site}/matches/{match.pk}/?invite={match.invite_token}")
+    # The socket's first push replaces the live part: it must still offer Bob the seat.
+    page.wait_for_selector("#match-page[data-connected='yes']")
+    page.wait_for_function("() => document.getElementById('match-live') !== null")
+    page.wait_for_timeout(500)  # the push arrives within this in every run (about 0.15 s)
+    assert page.locator("#join-match").is_visible(), page.locator("#match-live").inner_text()
+    assert "Log in to join" not in page.locator("#match-live").inner_text()
+    page.click("#join-match")
+    page.wait_for_function("() => document.getElementById('match-live').dataset.status === 'running'")
+    assert Match.objects.get(pk=match.pk).seats.get(index=1).user == bob
+    context.close()
+
+
+def test_two_people_choosing_at_the_same_moment_both_count(live_site: str, browser: Any) -> None:
+    """Don't Go Boom's first flip: everyone chooses at once. Bob's page is held on the
+    board of ply 0 (the board Ann's choice would push is kept back from it) while Ann
+    chooses, so his click lands after hers from the same picture: it must count."""
+    ann = User.objects.create_user(username="ann", password=PASSWORD, display_name="Ann")
+    bob = User.objects.create_user(username="bob", password=PASSWORD, display_name="Bob")
+    match = match_create(
+        creator=ann, game_slug="dont-go-boom", options={"rounds": 1},
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )  # fmt: skip
+    match_join(match_id=match.pk, user=bob)
+    pages = {}
+    hold_boards = {"on": False}
+
+    def hold_bobs_boards(route: Any) -> None:
+        server = route.connect_to_server()
+        route.on_message(server.send)  # what the page sends goes through as usual
+
+        def to_page(message: str | bytes) -> None:
+            if hold_boards["on"] and isinstance(message, str) and json.loads(message)["type"] == "board":
+                return  # Bob does not see Ann's choice: he is still looking at ply 0
+            route.send(message)
+
+        server.on_message(to_page)
+
+    for person in (ann, bob):
+        context = browser.new_context()
+        log_in(context, live_site, person)
+        page = context.new_page()
+        if person == bob:
+            page.route_web_socket(re.compile(r"/ws/matches/"), hold_bobs_boards)
+        page.goto(f"{live_site}/matches/{match.pk}/")
+        page.wait_for_selector("#match-page[data-connected='yes']")
+        page.wait_for_function(PAGE_STATE)
+        pages[person.username] = page
+    assert live_ply(pages["bob"]) == 0
+    hold_boards["on"] = True
+    rng = random.Random(3)
+    take_a_turn(pages["ann"], rng)
+    assert Move.objects.filter(match=match).count() == 1 and live_ply(pages["bob"]) == 0
+    buttons = pages["bob"].locator("#match-live button[data-action]:enabled:visible")
+    buttons.nth(rng.randrange(buttons.count())).click()
+    wait_for(
+        lambda: (
+            Move.objects.filter(match=match, seat=1).exists() or pages["bob"].locator("#match-error").count()
+        ),
+        timeout=15,
+        what="Bob's choice to be played or refused",
+    )
+    error = pages["bob"].locator("#match-error")
+    assert not (error.count() and error.is_visible()), f"refused: {error.inner_text()}"
+    assert list(Move.objects.filter(match=match).order_by("ply").values_list("ply", "seat")) == [
+        (0, 0),
+        (1, 1),
+    ]
+    hold_boards["on"] = False
+    for page in pages.values():
+        page.context.close()

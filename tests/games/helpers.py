@@ -14,6 +14,9 @@ from accounts.services import api_token_create
 
 _DATA_ACTION = re.compile(r'data-action="([^"]*)"')
 _ACTION_ID = re.compile(r'name="action_id" value="([0-9a-f-]+)"')
+_ANY_ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f-]*"')
+_CSRF = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
+_LIVE = re.compile(r'<div id="match-live".*?<!-- /match-live -->', re.S)
 
 
 def logged_in(user: User) -> Client:
@@ -51,3 +54,15 @@ def api(method: str, path: str, token: str | None, body: Any = None, raw: bytes 
         return client.get(path, headers=headers)
     data = raw if raw is not None else json.dumps(body)
     return client.post(path, data=data, content_type="application/json", headers=headers)
+
+
+def normalised(html: str) -> str:
+    """Per-rendering noise removed: CSRF token fields and the fresh action ids of the forms."""
+    return _ANY_ACTION_ID.sub('name="action_id" value=""', _CSRF.sub("", html))
+
+
+def live_part(html: str) -> str:
+    """The live area of a page or frame (the rest of a page is chat and chrome), normalised."""
+    found = _LIVE.search(html)
+    assert found, "no live area"
+    return normalised(found.group(0))

@@ -34,6 +34,7 @@ from games.live_fragments import live_html
 from games.models import Match
 from games.selectors import access
 from games.services import SeatRequest, match_create, match_join, match_submit_action
+from tests.games.helpers import live_part, normalised
 from tests.games.sockets import Viewer, next_of, run, socket
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -42,22 +43,6 @@ MAX_MATCHES_PER_GAME = 6
 MAX_PLIES = 30  # per match
 CHECKS_PER_GAME = 60
 SHORT = {"dont-go-boom": {"rounds": 1}}
-
-_CSRF = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
-_ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f-]*"')
-_LIVE = re.compile(r'<div id="match-live".*?<!-- /match-live -->', re.S)
-
-
-def normalised(html: str) -> str:
-    """Per-rendering noise removed: CSRF token fields and the fresh action ids of the forms."""
-    return _ACTION_ID.sub('name="action_id" value=""', _CSRF.sub("", html))
-
-
-def live_part(html: str) -> str:
-    """The live area of a page or frame (the rest of a page is chat and chrome), normalised."""
-    found = _LIVE.search(html)
-    assert found, "no live area"
-    return normalised(found.group(0))
 
 
 @dataclass

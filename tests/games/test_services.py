@@ -224,11 +224,13 @@ def test_bad_moves_get_a_clear_error_and_change_nothing(
     two_player_match: Match, make_person: Any, case: str, code: str
 ) -> None:
     match = two_player_match
-    # Play the setup choices so that one seat alone owes a decision.
+    # Play on until one seat alone owes a decision that opened at the current ply (a
+    # move made on an earlier board is then stale: see games/services/decisions.py).
     while True:
         seat, action = seat_to_act(match)
         game = get(match.game)
-        if len(game.to_act(match.decoded_state())) == 1:
+        opened = Seat.objects.get(match=match, index=seat).decision_ply
+        if len(game.to_act(match.decoded_state())) == 1 and opened == match.ply:
             break
         match_submit_action(match_id=match.pk, user=user_in(match, seat), action=action, ply=match.ply)
     user = user_in(match, seat)
