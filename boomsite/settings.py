@@ -166,11 +166,14 @@ CELERY_TIMEZONE = "UTC"
 # by this sweep once it has waited BOT_TURN_STALE_SECONDS.
 BOT_TURN_STALE_SECONDS = 30
 # Celery tasks told, by name, that a match finished (games/effects.py): each gets the
-# match id once, after the commit that finished it. Features add their entry here, so
-# the core never imports them (ratings and tournaments will).
+# match id after the commit that finished it, from an outbox row written with it, and
+# again every ANNOUNCEMENT_RETRY_SECONDS until it marks the row delivered. Features add
+# their entry here, so the core never imports them (ratings and tournaments will).
 MATCH_FINISHED_TASKS: list[str] = []
+ANNOUNCEMENT_RETRY_SECONDS = 120
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-bot-turns": {"task": "games.tasks.sweep_bot_turns", "schedule": 30.0},
+    "resend-announcements": {"task": "games.tasks.resend_announcements", "schedule": 60.0},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

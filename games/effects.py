@@ -10,8 +10,13 @@ could not be queued is queued again by the sweep (games/tasks.py).
 
 Features hear that a match finished by Celery task name, listed in
 ``settings.MATCH_FINISHED_TASKS`` (ratings and tournaments add theirs there): the
-core imports none of them, and each is sent the match id once, by the transaction
-that finished the match.
+core imports none of them. The transaction that finishes a match writes one
+``Announcement`` row per subscriber (an outbox), and the task is sent the match id
+after the commit; a subscriber marks its row delivered when its work is done, and
+``resend_announcements`` (games/tasks.py) sends again what stays undelivered. So an
+announcement survives a broker outage or a process that dies after the commit:
+delivery is at least once, and each subscriber is exactly-once by a unique
+constraint of its own.
 """
 
 from __future__ import annotations
@@ -21,10 +26,12 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
 from boomsite.celery import app as celery_app
 from games.broadcast import send_chat_posted, send_match_updated
-from games.models import Match, Seat
+from games.models import Announcement, Match, Seat
 from games.selectors import PLAYED_BY_BOT
 
 logger = logging.getLogger(__name__)
@@ -61,9 +68,17 @@ def chat_posted(*, match_id: int, message_id: int) -> None:
 
 
 def match_finished(match: Match) -> None:
-    """Announce, after commit, that ``match`` finished: every subscriber task once."""
-    for task_name in settings.MATCH_FINISHED_TASKS:
-        after_commit(_send_task, task_name, match.pk)
+    """Announce that ``match`` finished to every subscriber task: the outbox rows now,
+    in the finishing transaction; the tasks after its commit."""
+    names = list(settings.MATCH_FINISHED_TASKS)
+    Announcement.objects.bulk_create([Announcement(match=match, task_name=name) for name in names])
+    for name in names:
+        after_commit(_send_announcement, name, match.pk)
+
+
+def announce_again(announcement: Announcement) -> None:
+    """Send an undelivered announcement once more (the sweep's resend)."""
+    after_commit(_send_announcement, announcement.task_name, announcement.match_id)
 
 
 def _bot_owes_a_turn(match: Match, seats: list[Seat] | None) -> bool:
@@ -89,5 +104,9 @@ def _queue_bot_turn(match_id: int, ply: int) -> None:
     celery_app.send_task(BOT_PLAY_TASK, args=[match_id, ply])
 
 
-def _send_task(task_name: str, match_id: int) -> None:
+def _send_announcement(task_name: str, match_id: int) -> None:
     celery_app.send_task(task_name, args=[match_id])
+    # Counted once it reached the broker: the sweep waits from the last send.
+    Announcement.objects.filter(match_id=match_id, task_name=task_name).update(
+        sent_at=timezone.now(), attempts=F("attempts") + 1
+    )

@@ -244,3 +244,37 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text[:40]}"
+
+
+class Announcement(models.Model):
+    """ "This match finished", owed to one subscriber task (``settings.MATCH_FINISHED_TASKS``).
+
+    A transactional outbox: the row is written in the transaction that finishes the
+    match, so the announcement cannot be lost between the commit and the broker (a
+    process that dies there, a broker that is down). ``games/effects.py`` sends it after
+    the commit; the subscriber marks it delivered when its work is done
+    (``services.announcement_delivered``), and the ``resend_announcements`` sweep sends
+    again what is still undelivered. Delivery is at least once: each subscriber makes
+    its own work exactly-once with a unique constraint of its own.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="announcements")
+    task_name = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)  # the last time it went to the broker
+    attempts = models.PositiveIntegerField(default=0)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "task_name"], name="one_announcement_per_subscriber")
+        ]
+        # The sweep's question, "what is still owed?", reads only undelivered rows.
+        indexes = [
+            models.Index(
+                fields=["created_at"], condition=models.Q(delivered_at__isnull=True), name="announcement_owed"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} finished → {self.task_name}"

@@ -17,7 +17,7 @@ from accounts.models import User
 from games.boards import Board, build_board
 from games.engine import IllegalAction
 from games.engine.log import render_text
-from games.models import Match, Move, Seat
+from games.models import Announcement, Match, Move, Seat
 
 
 class NotVisible(Exception):
@@ -50,6 +50,15 @@ def bot_turns_waiting_since(stale_before: datetime) -> list[tuple[int, int]]:
         .filter(seats__in=Seat.objects.filter(PLAYED_BY_BOT, owes_decision=True))
         .values_list("pk", "ply")
         .distinct()
+    )
+
+
+def announcements_owed(sent_before: datetime) -> list[Announcement]:
+    """Undelivered match-finished announcements last sent before ``sent_before`` (or never)."""
+    return list(
+        Announcement.objects.filter(delivered_at__isnull=True)
+        .filter(Q(sent_at__isnull=True) | Q(sent_at__lt=sent_before))
+        .order_by("created_at")[:500]
     )
 
 

@@ -44,3 +44,19 @@ def sweep_bot_turns() -> int:
     if count:
         logger.info("re-queued %d waiting bot turn(s)", count)
     return count
+
+
+@shared_task
+def resend_announcements() -> int:
+    """Send again every match-finished announcement still undelivered a while after its
+    last send (the broker was down, a process died after the commit, a subscriber failed)."""
+    from games.effects import announce_again
+    from games.selectors import announcements_owed
+
+    sent_before = timezone.now() - timedelta(seconds=settings.ANNOUNCEMENT_RETRY_SECONDS)
+    owed = announcements_owed(sent_before)
+    for announcement in owed:
+        announce_again(announcement)
+    if owed:
+        logger.warning("sent %d match-finished announcement(s) again", len(owed))
+    return len(owed)

@@ -1,7 +1,8 @@
 """Every write to matches goes through here: views, consumers, the API and bots alike.
 
-A package: ``matches`` (create, join, leave), ``moves`` (play, bots), ``endings``
-(results, resignations), ``chat``; the public names are re-exported here, so callers
+A package: ``matches`` (create, join, leave), ``moves`` (play, bots), ``decisions``
+(which board a move may be made on), ``endings`` (results, resignations), ``chat``,
+``announcements`` (the match-finished outbox); the public names are re-exported here, so callers
 write ``from games.services import match_submit_action``. Row locks and their order:
 ``games/locks.py``.
 
@@ -14,6 +15,7 @@ leaves the database as it was.
 """
 
 from games.errors import MatchError
+from games.services.announcements import announcement_delivered
 from games.services.chat import chat_post
 from games.services.common import AUTOPILOT_LEVEL, BOT_USERNAMES
 from games.services.endings import match_resign
@@ -40,6 +42,7 @@ __all__ = [
     "PlacedSeat",
     "SeatRequest",
     "SubmitResult",
+    "announcement_delivered",
     "bot_play_turn",
     "chat_post",
     "match_create",

@@ -1,5 +1,6 @@
 """After-commit work (games/effects.py): the match-finished announcement reaches
-every subscriber task once, after the commit that finished the match.
+every subscriber task after the commit that finished the match, from an outbox row
+written with it, and again until the subscriber marks it delivered.
 
 The subscribers are Celery task names in settings.MATCH_FINISHED_TASKS; the test
 reads what reached the real broker (the Redis list of Celery's default queue).
@@ -11,17 +12,27 @@ import json
 import random
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 import redis
+import time_machine
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
-from games.models import Match
-from games.services import SeatRequest, match_create, match_join, match_submit_action
+from games.models import Announcement, Match
+from games.services import (
+    SeatRequest,
+    announcement_delivered,
+    match_create,
+    match_join,
+    match_submit_action,
+)
+from games.tasks import resend_announcements
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -110,7 +121,7 @@ def test_nothing_is_announced_by_a_transaction_that_rolls_back(
 
     with pytest.raises(RolledBack):
         finish_then_roll_back()
-    assert announced(broker, match) == []
+    assert announced(broker, match) == [] and not Announcement.objects.filter(match=match).exists()
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING and match.ply == 0
 
@@ -119,3 +130,46 @@ def test_the_bot_turn_is_queued_by_the_name_its_task_is_registered_under() -> No
     from games import effects, tasks
 
     assert tasks.bot_play.name == effects.BOT_PLAY_TASK
+
+
+def test_an_undelivered_announcement_is_sent_again_until_its_subscriber_is_done(
+    match: Match, broker: redis.Redis, ann: User, bob: User
+) -> None:
+    play_to_the_end(match, {0: ann, 1: bob})
+    rows = Announcement.objects.filter(match=match).order_by("task_name")
+    assert [(row.task_name, row.attempts) for row in rows] == [(name, 1) for name in sorted(SUBSCRIBERS)]
+    assert all(row.sent_at is not None and row.delivered_at is None for row in rows)
+    clear(broker, match)
+
+    # Within the retry interval nothing is resent: the subscribers may still be at work.
+    assert resend_announcements() == 0 and announced(broker, match) == []
+    # The first subscriber finishes its work; the second never does (its worker died).
+    assert announcement_delivered(match_id=match.pk, task_name=SUBSCRIBERS[0])
+    assert not announcement_delivered(match_id=match.pk, task_name=SUBSCRIBERS[0])  # told once
+    with time_machine.travel(timezone.now() + timedelta(seconds=settings.ANNOUNCEMENT_RETRY_SECONDS + 1)):
+        assert resend_announcements() == 1
+    assert announced(broker, match) == [SUBSCRIBERS[1]]
+    assert Announcement.objects.get(match=match, task_name=SUBSCRIBERS[1]).attempts == 2
+
+
+def test_an_announcement_never_sent_is_sent_by_the_sweep(match: Match, broker: redis.Redis) -> None:
+    # As if the process died between the commit and the broker: the row alone survived.
+    Announcement.objects.create(match=match, task_name=SUBSCRIBERS[0])
+    assert resend_announcements() == 1
+    assert announced(broker, match) == [SUBSCRIBERS[0]]
+    row = Announcement.objects.get(match=match)
+    assert row.attempts == 1 and row.sent_at is not None
+
+
+def test_an_announcement_is_one_row_per_match_and_subscriber(match: Match) -> None:
+    Announcement.objects.create(match=match, task_name=SUBSCRIBERS[0])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Announcement.objects.create(match=match, task_name=SUBSCRIBERS[0])
+
+
+def clear(broker: redis.Redis, match: Match) -> None:
+    """Take this match's announcements off the broker's queue (as workers would)."""
+    for raw in broker.lrange("celery", 0, -1):
+        name, args = _task_of(raw)
+        if name in SUBSCRIBERS and args == f"[{match.pk}]":
+            broker.lrem("celery", 0, raw)  # type: ignore[arg-type]
