@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
+from datetime import datetime
 from functools import cache
 
 from django.contrib.auth.models import AbstractUser
@@ -15,6 +16,13 @@ BOT_DESCRIPTIONS = {
     "basic": "Follows sensible rules of thumb for each game.",
     "expert": "Searches many possible futures before every move, from what its seat can see.",
 }
+
+
+def default_vacation_days() -> int:
+    """A new player's vacation bank: the site's days per year (VACATION_DAYS_PER_YEAR)."""
+    from django.conf import settings
+
+    return int(settings.VACATION_DAYS_PER_YEAR)
 
 
 @cache
@@ -31,6 +39,12 @@ class User(AbstractUser):
     bot_level = models.CharField(
         max_length=10, blank=True, choices=[(level, level.title()) for level in BOT_LEVELS]
     )
+    # Vacation: while ``vacation_until`` is ahead, this player's turn clocks are paused
+    # (in matches that allow it) and no nudges go out. The bank holds the whole days
+    # left this year (``vacation_year``); it is refilled on the first vacation of a year.
+    vacation_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    vacation_days_left = models.PositiveSmallIntegerField(default=default_vacation_days)
+    vacation_year = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -48,6 +62,9 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    def on_vacation(self, now: datetime) -> bool:
+        return self.vacation_until is not None and self.vacation_until > now
 
     @property
     def bot_description(self) -> str:

@@ -170,10 +170,16 @@ BOT_TURN_STALE_SECONDS = 30
 # again every ANNOUNCEMENT_RETRY_SECONDS until it marks the row delivered. Features add
 # their entry here, so the core never imports them (ratings and tournaments will).
 MATCH_FINISHED_TASKS: list[str] = []
+# Turn clocks (games/clocks.py): the sweep's period, the grace before a "your turn"
+# email, and each player's vacation bank per year.
+CLOCK_SWEEP_SECONDS = config.env_int("CLOCK_SWEEP_SECONDS", 15)
+NUDGE_GRACE_SECONDS = config.env_int("NUDGE_GRACE_SECONDS", 600)
+VACATION_DAYS_PER_YEAR = config.env_int("VACATION_DAYS_PER_YEAR", 14)
 ANNOUNCEMENT_RETRY_SECONDS = 120
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-bot-turns": {"task": "games.tasks.sweep_bot_turns", "schedule": 30.0},
     "resend-announcements": {"task": "games.tasks.resend_announcements", "schedule": 60.0},
+    "sweep-clocks": {"task": "games.tasks.sweep_clocks", "schedule": float(CLOCK_SWEEP_SECONDS)},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

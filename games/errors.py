@@ -21,6 +21,7 @@ class ErrorCode(StrEnum):
     BAD_SEAT = "bad_seat"
     BAD_TEXT = "bad_text"
     BAD_TURN_LIMIT = "bad_turn_limit"
+    BAD_VACATION = "bad_vacation"
     BAD_VISIBILITY = "bad_visibility"
     CHAT_CLOSED = "chat_closed"
     EMPTY_MESSAGE = "empty_message"

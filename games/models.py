@@ -91,6 +91,11 @@ class Match(models.Model):
     turn_limit = models.PositiveIntegerField(
         null=True, blank=True, choices=TURN_LIMITS, help_text="Seconds per turn; empty for no limit."
     )
+    # Turns in a row a player may lose on time before they forfeit (timeouts play the
+    # autopilot for them), and whether their vacation pauses this match's clocks (a
+    # tournament may forbid it).
+    timeouts_to_forfeit = models.PositiveSmallIntegerField(default=3)
+    vacation_allowed = models.BooleanField(default=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
     )
@@ -134,6 +139,7 @@ class Match(models.Model):
 
 class ResignReason(models.TextChoices):
     RESIGNED = "resigned", "Resigned"
+    TIMED_OUT = "timed_out", "Forfeited on time"
 
 
 class Seat(models.Model):
@@ -169,6 +175,18 @@ class Seat(models.Model):
     # owes nothing.
     decision_ply = models.PositiveIntegerField(null=True, blank=True, editable=False)
     decision_digest = models.CharField(max_length=16, blank=True, default="", editable=False)
+    # The turn clock of a person's pending decision (games/clocks.py): when the autopilot
+    # plays for them, when the "about to lose on time" email and the "your turn" email
+    # fall due. Indexed: sweeps find what is due by range, and clear what they did.
+    # Empty when nothing is owed, for bots, and while the player is on vacation, when
+    # ``clock_left`` keeps what was left of the turn instead.
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True, editable=False)
+    alarm_at = models.DateTimeField(null=True, blank=True, db_index=True, editable=False)
+    nudge_at = models.DateTimeField(null=True, blank=True, db_index=True, editable=False)
+    clock_left = models.DurationField(null=True, blank=True, editable=False)
+    # Turns in a row the autopilot played because the clock ran out; a move of the
+    # player's own starts it again from zero. At the match's limit, the player forfeits.
+    timeouts = models.PositiveSmallIntegerField(default=0, editable=False)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.FloatField(null=True, blank=True)
 

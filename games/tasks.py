@@ -60,3 +60,26 @@ def resend_announcements() -> int:
     if owed:
         logger.warning("sent %d match-finished announcement(s) again", len(owed))
     return len(owed)
+
+
+@shared_task
+def sweep_clocks() -> dict[str, int]:
+    """Act on every turn clock that ran out (the autopilot plays, or a forfeit) and end
+    every vacation that ran out (its paused clocks run again). Each is done under the
+    match's row lock and only if still due, so two sweeps at once do it once."""
+    from accounts.models import User
+    from games.services.clocks import deadlines_due, seat_time_out, vacation_end, vacations_ended
+
+    now = timezone.now()
+    ended = 0
+    for user_id in vacations_ended(now):
+        vacation_end(user=User.objects.get(pk=user_id))
+        ended += 1
+    timed_out = 0
+    for match_id, seat_index, deadline in deadlines_due(now):
+        try:
+            timed_out += seat_time_out(match_id=match_id, seat_index=seat_index, deadline=deadline)
+        except Exception:
+            # One broken match must not stop the others' clocks: logged, tried next sweep.
+            logger.exception("clock of match %s seat %s: time-out failed", match_id, seat_index)
+    return {"timed_out": timed_out, "vacations_ended": ended}

@@ -23,10 +23,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+
+from games import clocks
 from games.engine import Game
-from games.models import Seat
+from games.models import Match, Seat
 
 
 def digest(actions: list[dict[str, Any]]) -> str:
@@ -67,3 +71,47 @@ def made_on_current_picture(seat: Seat, ply: int, current_ply: int) -> bool:
     if ply == current_ply:
         return True
     return seat.decision_ply is not None and seat.decision_ply <= ply < current_ply
+
+
+# -- the clock of a decision (games/clocks.py) ------------------------------------
+
+CLOCK_FIELDS = ["deadline_at", "alarm_at", "nudge_at", "clock_left"]
+
+
+def grace() -> timedelta:
+    return timedelta(seconds=settings.NUDGE_GRACE_SECONDS)
+
+
+def _clock_runs_for(seat: Seat) -> bool:
+    """Clocks are for people: not bots, and not a seat the autopilot plays."""
+    return seat.user is not None and not seat.user.is_bot and seat.resigned_at is None
+
+
+def set_clock(seat: Seat, moments: clocks.Moments | None, left: timedelta | None) -> None:
+    seat.deadline_at = moments.deadline if moments else None
+    seat.alarm_at = moments.alarm if moments else None
+    seat.nudge_at = moments.nudge if moments else None
+    seat.clock_left = left
+
+
+def update_clocks(match: Match, seats: list[Seat], now: datetime) -> list[Seat]:
+    """Start the clock of every person's decision that opened at ``match.ply`` (see
+    ``decisions.py``) and stop those of seats that owe nothing now. Sets the fields
+    and returns the seats that changed; the caller saves them. Call with the match row
+    locked (``games/locks.py``)."""
+    changed = []
+    for seat in seats:
+        before = [getattr(seat, field) for field in CLOCK_FIELDS]
+        if seat.decision_ply is None or not _clock_runs_for(seat):
+            set_clock(seat, None, None)
+        elif seat.decision_ply == match.ply and match.status == Match.Status.RUNNING:
+            limit = match.turn_limit
+            assert seat.user is not None
+            if match.vacation_allowed and seat.user.on_vacation(now):
+                # Paused from its first moment: the whole turn waits for the player's return.
+                set_clock(seat, None, None if limit is None else timedelta(seconds=limit))
+            else:
+                set_clock(seat, clocks.start(now, limit, grace()), None)
+        if [getattr(seat, field) for field in CLOCK_FIELDS] != before:
+            changed.append(seat)
+    return changed

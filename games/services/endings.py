@@ -13,7 +13,12 @@ from games.engine.ranking import competition_ranks
 from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
 from games.models import Match, ResignReason, Seat
-from games.services.decisions import update_decisions
+from games.services.decisions import update_clocks, update_decisions
+
+# What store_state may change on a seat (saved in one query).
+SEAT_STATE_FIELDS = [
+    "owes_decision", "decision_ply", "decision_digest", "deadline_at", "alarm_at", "nudge_at", "clock_left",
+]  # fmt: skip
 
 
 def store_state(match: Match, seats: list[Seat], state: Any, mover: int | None = None) -> None:
@@ -30,11 +35,12 @@ def store_state(match: Match, seats: list[Seat], state: Any, mover: int | None =
         if seat.owes_decision != owes:
             seat.owes_decision = owes
             changed[seat.pk] = seat
-    if changed:
-        Seat.objects.bulk_update(changed.values(), ["owes_decision", "decision_ply", "decision_digest"])
     result = game.result(state)
     if result is not None:
         finish(match, seats, dict(result))
+    changed.update((seat.pk, seat) for seat in update_clocks(match, seats, timezone.now()))
+    if changed:
+        Seat.objects.bulk_update(changed.values(), SEAT_STATE_FIELDS)
 
 
 def finish(match: Match, seats: list[Seat], result: dict[str, Any]) -> None:
@@ -80,19 +86,30 @@ def match_resign(*, match_id: int, user: User) -> Match:
             raise MatchError(ErrorCode.NOT_PLAYING, "You can only resign from a match you are playing.")
         if seat.resigned_at is not None:
             raise MatchError(ErrorCode.RESIGNED, "You resigned from this match already.")
-        seat.resigned_at = timezone.now()
-        seat.resigned_reason = ResignReason.RESIGNED
-        seat.save(update_fields=["resigned_at", "resigned_reason"])
-        seats = list(match.seats.select_related("user"))
-        playing_on = [seat for seat in seats if seat.resigned_at is None]
-        people_left = [seat for seat in playing_on if not seat.user.is_bot]  # type: ignore[union-attr]
-        game = match.engine
-        # Nobody left to play for, or (in a game against each other) no one left to play against.
-        if not people_left or (not game.is_cooperative and len(playing_on) < 2):
-            result: dict[str, Any] = {"scores": None, "ranks": None}
-            if game.is_cooperative:
-                result["won"] = False
-            finish(match, seats, result)
+        forfeit(match, seat, ResignReason.RESIGNED)
         match.save()
         effects.match_changed(match)
     return match
+
+
+def forfeit(match: Match, seat: Seat, reason: ResignReason) -> None:
+    """Take ``seat`` out of the game for ``reason``: it ranks below everyone who plays
+    on and the autopilot plays it, unless too few players are left, which ends the
+    match. Call with the match row locked (``games/locks.py``); the caller saves the
+    match and rings its doorbell."""
+    seat.resigned_at = timezone.now()
+    seat.resigned_reason = reason
+    seat.deadline_at = seat.alarm_at = seat.nudge_at = seat.clock_left = None  # the autopilot has no clock
+    seat.save(
+        update_fields=["resigned_at", "resigned_reason", "deadline_at", "alarm_at", "nudge_at", "clock_left"]
+    )
+    seats = list(match.seats.select_related("user"))
+    playing_on = [seat for seat in seats if seat.resigned_at is None]
+    people_left = [seat for seat in playing_on if not seat.user.is_bot]  # type: ignore[union-attr]
+    game = match.engine
+    # Nobody left to play for, or (in a game against each other) no one left to play against.
+    if not people_left or (not game.is_cooperative and len(playing_on) < 2):
+        result: dict[str, Any] = {"scores": None, "ranks": None}
+        if game.is_cooperative:
+            result["won"] = False
+        finish(match, seats, result)

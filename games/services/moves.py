@@ -106,6 +106,12 @@ def bot_play_turn(*, match_id: int, ply: int) -> bool:
     return True
 
 
+def play_for_timed_out_seat(match: Match, seat_index: int, action: Any) -> SubmitResult:
+    """The autopilot's move for a seat whose clock ran out (``clocks.seat_time_out``).
+    Call with the match row locked (``games/locks.py``)."""
+    return _play(match, seat_index, action, match.ply, user=None, action_id=None)
+
+
 def _play(
     match: Match, seat_index: int, action: Any, ply: int, *, user: User | None, action_id: uuid.UUID | None
 ) -> SubmitResult:
@@ -131,6 +137,11 @@ def _play(
         match=match, ply=match.ply, seat=seat_index, action=action, user=user, action_id=action_id
     )
     match.ply += 1
+    mover = seats[seat_index]
+    if user is not None and not user.is_bot and mover.timeouts:
+        # The player moved themselves: timeouts count again from zero.
+        mover.timeouts = 0
+        mover.save(update_fields=["timeouts"])
     store_state(match, seats, state, mover=seat_index)
     match.save()
     effects.match_changed(match, seats=seats)
