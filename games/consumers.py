@@ -15,6 +15,7 @@ work runs in ``database_sync_to_async``.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 from urllib.parse import parse_qs
@@ -24,7 +25,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from accounts.sessions import CLOSE_SIGNED_OUT, session_tag, signed_in_user, user_group
-from games import selectors, services
+from games import presence, selectors, services
 from games.broadcast import match_group
 from games.errors import ErrorCode
 from games.inputs import BadInput, parse_json
@@ -76,6 +77,11 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             self.user_group = user_group(self.user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
+        if self._is_signed_in():
+            # Recorded in Redis for every process (the nudge decision, online dots), and
+            # kept fresh while the socket is open (games/presence.py).
+            await presence.record(self.match_id, self.user.pk, self.channel_name)
+            self.keep_present = asyncio.create_task(self._keep_present())
         if REGISTRY.viewer_arrived(viewer=self.client, match_id=self.match_id):
             await self._announce(online=True)
         await self._send_board()
@@ -89,6 +95,14 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "user_group"):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        if hasattr(self, "keep_present"):
+            self.keep_present.cancel()
+            await presence.forget(self.match_id, self.user.pk, self.channel_name)
+
+    async def _keep_present(self) -> None:
+        while True:
+            await asyncio.sleep(presence.REFRESH_SECONDS)
+            await presence.record(self.match_id, self.user.pk, self.channel_name)
 
     # -- from the browser ------------------------------------------------------
 
