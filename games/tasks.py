@@ -15,6 +15,7 @@ import cycle (lint-imports checks it).
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 from celery import shared_task
@@ -62,6 +63,10 @@ def resend_announcements() -> int:
     return len(owed)
 
 
+# Due clocks read per query: the due set is read by its index a batch at a time.
+BATCH = 200
+
+
 @shared_task
 def sweep_clocks() -> dict[str, int]:
     """Act on every turn clock that ran out (the autopilot plays, or a forfeit) and end
@@ -75,11 +80,18 @@ def sweep_clocks() -> dict[str, int]:
     for user_id in vacations_ended(now):
         vacation_end(user=User.objects.get(pk=user_id))
         ended += 1
-    timed_out = 0
-    for match_id, seat_index, deadline in deadlines_due(now):
-        try:
-            timed_out += seat_time_out(match_id=match_id, seat_index=seat_index, deadline=deadline)
-        except Exception:
-            # One broken match must not stop the others' clocks: logged, tried next sweep.
-            logger.exception("clock of match %s seat %s: time-out failed", match_id, seat_index)
+    timed_out, failed = 0, set[tuple[int, int]]()
+    # In batches, until nothing due is left or the next sweep is due (it goes on).
+    budget_ends = time.monotonic() + settings.CLOCK_SWEEP_SECONDS
+    while time.monotonic() < budget_ends:
+        due = [item for item in deadlines_due(now, limit=BATCH + len(failed)) if item[:2] not in failed]
+        for match_id, seat_index, deadline in due[:BATCH]:
+            try:
+                timed_out += seat_time_out(match_id=match_id, seat_index=seat_index, deadline=deadline)
+            except Exception:
+                # One broken match must not stop the others' clocks: logged, tried next sweep.
+                logger.exception("clock of match %s seat %s: time-out failed", match_id, seat_index)
+                failed.add((match_id, seat_index))
+        if len(due) < BATCH:
+            break
     return {"timed_out": timed_out, "vacations_ended": ended}
