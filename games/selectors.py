@@ -206,20 +206,28 @@ class Dashboard:
 
 
 def dashboard(user: User) -> Dashboard:
-    """ "My matches": my turn first, then waiting for others, then open ones."""
+    """ "My matches": my turn first (the least time left first), then waiting for
+    others, then open ones."""
     mine = Seat.objects.filter(user=user)
     running = _with_seats(
         Match.objects.filter(status=Match.Status.RUNNING, seats__in=mine.filter(joined_at__isnull=False))
     ).order_by("-updated_at")
-    my_turn_ids = set(
+    my_deadlines = dict(
         mine.filter(
             owes_decision=True, resigned_at__isnull=True, match__status=Match.Status.RUNNING
-        ).values_list("match_id", flat=True)
+        ).values_list("match_id", "deadline_at")
     )
     running_list = list(running.distinct())
+    your_turn = [match for match in running_list if match.pk in my_deadlines]
+    for match in your_turn:
+        match.my_deadline = my_deadlines[match.pk]  # type: ignore[attr-defined]  # for the row's clock
+    # The most urgent first: by time left, matches without a clock last.
+    your_turn.sort(
+        key=lambda match: (my_deadlines[match.pk] is None, my_deadlines[match.pk] or match.updated_at)
+    )
     return Dashboard(
-        your_turn=[match for match in running_list if match.pk in my_turn_ids],
-        waiting=[match for match in running_list if match.pk not in my_turn_ids],
+        your_turn=your_turn,
+        waiting=[match for match in running_list if match.pk not in my_deadlines],
         invitations=list(
             _with_seats(
                 Match.objects.filter(status=Match.Status.OPEN, seats__in=mine.filter(joined_at__isnull=True))

@@ -16,6 +16,7 @@ from accounts.models import User
 from games.errors import MatchError
 from games.models import Match, Move, Seat
 from games.services import SeatRequest, match_create, match_join, match_submit_action
+from games.selectors import dashboard
 from games.services.clocks import seat_time_out, vacation_begin, vacation_end
 from games.tasks import sweep_clocks
 
@@ -202,3 +203,21 @@ def test_the_bank_runs_out_and_refills_with_the_new_year(ann: User) -> None:
             vacation_begin(user=ann, days=1)
     with time_machine.travel(timezone.now().replace(year=2027, month=1, day=2), tick=False):
         assert vacation_begin(user=ann, days=14).vacation_days_left == 0
+
+
+def test_my_matches_lists_my_turns_by_time_left_those_without_a_clock_last(ann: User, bob: User) -> None:
+    def duel_on_anns_turn(turn_limit: int | None) -> Match:
+        match = match_create(
+            creator=ann, game_slug="go-fox", options={}, turn_limit=turn_limit,
+            seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+        )  # fmt: skip
+        match_join(match_id=match.pk, user=bob)
+        match.refresh_from_db()
+        while on_turn(match) != 0:
+            play(match, 1)
+        return match
+
+    no_clock = duel_on_anns_turn(None)
+    a_day = duel_on_anns_turn(24 * 3600)
+    an_hour = duel_on_anns_turn(3600)
+    assert [match.pk for match in dashboard(ann).your_turn] == [an_hour.pk, a_day.pk, no_clock.pk]
