@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 
 from accounts.names import username_checked
@@ -11,7 +14,26 @@ from accounts.names import username_checked
 RESERVED_USERNAME_PREFIXES = ("bot-", "bot_")
 
 
+@dataclass(frozen=True)
+class SiteIdentity:
+    """What allauth's email templates read as ``current_site``: a name and a domain."""
+
+    name: str
+    domain: str
+
+
+def site_identity() -> SiteIdentity:
+    """The site's name and its public address (``SITE_URL``'s host and port)."""
+    return SiteIdentity(name=settings.SITE_NAME, domain=urlsplit(settings.SITE_URL).netloc)
+
+
 class AccountAdapter(DefaultAccountAdapter):
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        # Every allauth email passes here. allauth's own current_site comes from the Sites
+        # framework, which this one-site project does not install: its stand-in is named
+        # after the request's host, so emails greeted "Hello from 127.0.0.1:8101!".
+        super().send_mail(template_prefix, email, {**context, "current_site": site_identity()})
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         username = super().clean_username(username, shallow=shallow)
         if username.lower().startswith(RESERVED_USERNAME_PREFIXES):

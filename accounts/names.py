@@ -10,6 +10,7 @@ account's display name or username, bots' included.
 
 from __future__ import annotations
 
+import string
 import unicodedata
 from typing import NamedTuple
 
@@ -107,6 +108,9 @@ _LOOKALIKES = {
 CONFUSABLES = {ord(unicodedata.lookup(name)): latin for name, latin in _LOOKALIKES.items()}
 
 BOT_WORD = "bot"
+# Several bots of one level at a table are told apart by a letter after their name, in
+# seat order: "Basic Bot A", "Basic Bot B" (games/services/matches.py).
+BOT_SEAT_LETTERS = string.ascii_uppercase
 
 
 class NameKeys(NamedTuple):
@@ -159,9 +163,18 @@ def name_keys(name: str) -> NameKeys:
     )
 
 
+def bot_seat_name(name: str, number: int) -> str:
+    """The name of the ``number``-th (from 0) of several seats one bot plays in a match."""
+    return f"{name} {BOT_SEAT_LETTERS[number]}"
+
+
 def ends_in_bot(name: str) -> bool:
-    """Whether the name's last word reads "Bot", however it is spelt ("Sneaky B0T" with a Greek B)."""
+    """Whether the name ends as a bot's does: its last word reads "Bot", however it is
+    spelt ("Sneaky B0T" with a Greek B), or "Bot" and one letter ("Basic Bot A", as a
+    bot is named at a table with several of it)."""
     words = _words(name, map_lookalikes=True)
+    if len(words) > 1 and len(words[-1]) == 1:
+        words = words[:-1]
     return bool(words) and words[-1] == BOT_WORD
 
 
@@ -177,6 +190,9 @@ def _first_clash(keys: NameKeys, *, exclude_pk: int | None) -> User | None:
         accounts = accounts.exclude(pk=exclude_pk)
     for account in accounts.iterator(chunk_size=2000):
         names = [account.username, account.display_name] if account.display_name else [account.username]
+        if account.is_bot:
+            # Also as it is named at a table with several of it ("BasicBotA" reads as "Basic Bot A").
+            names += [bot_seat_name(account.public_name, number) for number in range(len(BOT_SEAT_LETTERS))]
         if any(keys.clash(name_keys(name)) for name in names):
             return account
     return None
@@ -201,7 +217,9 @@ def display_name_checked(raw: str, *, user: User) -> str:
     if not keys.folded:
         raise ValidationError("A name needs at least one letter, digit or symbol.", code="no_letters")
     if ends_in_bot(name):
-        raise ValidationError("Names ending in “Bot” are kept for the site's bots.", code="bot_name")
+        raise ValidationError(
+            "Names ending in “Bot” (or “Bot” and a letter) are kept for the site's bots.", code="bot_name"
+        )
     _refuse_clash(keys, exclude_pk=user.pk, what="That name")
     return name
 

@@ -31,6 +31,8 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = config.env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = config.env_list("CSRF_TRUSTED_ORIGINS", "")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The site's name wherever it speaks for itself: emails (accounts/adapters.py), their subjects.
+SITE_NAME = "Boomsite"
 # The match socket accepts exactly these origins (scheme, host and port): boomsite/origins.py.
 SOCKET_ALLOWED_ORIGINS = socket_origins(SITE_URL, CSRF_TRUSTED_ORIGINS)
 
@@ -66,6 +68,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    # The site's 404 page for a view's Http404 with DEBUG on too (the decision: boomsite/not_found.py).
+    "boomsite.not_found.NotFoundPageMiddleware",
 ]
 
 ROOT_URLCONF = "boomsite.urls"
@@ -214,7 +218,7 @@ ACCOUNT_RATE_LIMITS = {
     "signup": "10/h/ip",
     "reset_password": "20/m/ip,5/m/key",
 }
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Boomsite] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 
 # -- client address behind proxies (issue 19) --------------------------------
 # Behind a proxy every request comes from the proxy's address. X-Forwarded-For is
@@ -246,6 +250,10 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+# Files served at the site's root rather than under /static/: /favicon.ico, which
+# browsers and other clients ask for on their own (static/root/favicon.ico is the
+# brand's bomb, static/icons/bomb.svg, drawn at 16, 32 and 48 pixels).
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 
 # -- security -------------------------------------------------------------------
 # Behind HTTPS in production (DEBUG off); the embedded default serves plain HTTP

@@ -4,6 +4,9 @@ from django.urls import include, path
 from accounts import views as account_views
 from boomsite import health, views
 
+# The site's own page for an address nothing answers (with DEBUG off; see boomsite/not_found.py).
+handler404 = "boomsite.views.not_found"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from games.boards import generic, presenter_for
+from games.boards.option_words import choice_words
 from games.bots import levels_for
 from games.engine import Game
 from games.models import TURN_LIMITS, Match
@@ -25,14 +25,6 @@ def seat_choices(game: Game[Any]) -> list[tuple[str, str]]:
     return [*PEOPLE_CHOICES, *[(f"bot-{level}", f"{level.title()} Bot") for level in levels_for(game)]]
 
 
-def _choice_label(game: Game[Any], option: str, choice: str) -> str:
-    """What the picker says of one choice: the game's presenter may say more
-    (its ``choice_label`` hook), else the choice's own name in words."""
-    hook = getattr(presenter_for(game), "choice_label", None)
-    label = hook(option, choice) if hook is not None else None
-    return label if label is not None else generic.words(choice)
-
-
 def _option_field(game: Game[Any], option: dict[str, Any]) -> forms.Field:
     label, help_text, default = option["label"], option.get("help", ""), option["default"]
     if option["kind"] == "int":
@@ -43,7 +35,7 @@ def _option_field(game: Game[Any], option: dict[str, Any]) -> forms.Field:
     if option["kind"] == "choice":
         return forms.ChoiceField(
             label=label, help_text=help_text, initial=default,
-            choices=[(choice, _choice_label(game, option["name"], str(choice))) for choice in option["choices"]],
+            choices=[(choice, choice_words(game, option["name"], str(choice))) for choice in option["choices"]],
         )  # fmt: skip
     return forms.BooleanField(label=label, help_text=help_text, initial=default, required=False)
 

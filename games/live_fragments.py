@@ -7,12 +7,28 @@ socket pushes it again, re-rendered for each viewer, after every change.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from games.models import ChatMessage
+from games.models import ChatMessage, Match
 from games.selectors import Access, board_for, seat_names
+from games.services.chat import silenced
+
+
+def chat_closed(access: Access, view: dict[str, Any] | None = None) -> bool:
+    """Whether the viewer's seat may not write in the chat now, by the rule the chat
+    service refuses by (``services.chat.silenced``): the page shows the reason instead
+    of a box whose every message would be refused. ``view``: the seat's view, when the
+    caller has it already."""
+    seat = access.seat_index
+    if seat is None or access.match.status != Match.Status.RUNNING:
+        return False
+    if view is None:
+        view = access.match.engine.view(access.match.decoded_state(), seat)
+    return silenced(view, seat)
 
 
 def live_html(access: Access, *, request: HttpRequest | None = None) -> str:
@@ -31,6 +47,13 @@ def live_html(access: Access, *, request: HttpRequest | None = None) -> str:
         "access": access,
         "board": board,
         "players": players,
+        # One way of naming seats in words, the boards' own: "Ann", "Ann and Bob", "Ann, Bob and Carl".
+        "waiting_for": board.names_text(board.to_act) if board is not None else "",
+        # Built on every push for every viewer: the log is computed once here, not per use.
+        "log": board.log if board is not None else [],
+        # Whether the chat box is closed follows the game (it opens again when the match
+        # ends): the page's script reads it from each pushed board.
+        "chat_closed": chat_closed(access, board.view if board is not None else None),
         "match_id": access.match.pk,
         # The viewer, explicitly: over the socket there is no request, and the template
         # must not take a signed-in person for a stranger ("Log in to join").

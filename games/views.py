@@ -22,6 +22,7 @@ from games import selectors, services
 from games.engine import IllegalAction, all_games, get
 from games.errors import ErrorCode
 from games.forms import MatchCreateForm
+from games.how_to_play import has_how_to_play, how_to_play_template
 from games.inputs import BadInput, parse_json
 from games.live_fragments import live_html
 from games.models import Match
@@ -76,6 +77,17 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
         },
         status=400 if request.method == "POST" else 200,
     )
+
+
+def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:
+    """The game's rules, written for players (``games/how_to_play.py``)."""
+    try:
+        game = get(slug)
+    except IllegalAction:
+        raise Http404("No such game.") from None
+    if not has_how_to_play(game.slug):
+        raise Http404("This game has no how-to-play page yet.")
+    return render(request, how_to_play_template(game.slug), {"game": game})
 
 
 @login_required

@@ -10,7 +10,8 @@ sees the ``Board`` alone.
 A per-game presenter module, ``games/boards/<game.module_name>.py`` (found by that
 name, so adding a game edits no list here), has two functions:
 
-- ``label(view, action) -> str``: the words on the button for one legal action;
+- ``label(view, action) -> str``: the words on the button for one legal action,
+  naming players by seat marks as log texts do (``{s1}``: the board puts names in);
 - ``prepare(board) -> dict``: extra template context (grids, hands, which action
   belongs to which card...), available to the template as ``board.extra``;
 
@@ -141,7 +142,9 @@ def build_board(game: Game[Any], state: Any, seat: int | None, names: list[str],
         seat=seat,
         names=names,
         to_act=to_act,
-        actions=[ActionButton(action, presenter.label(view, action)) for action in legal],
+        # A label names players by seat marks, as log texts do ("{s1}'s card"): the
+        # presenter sees the view, the names are put in here.
+        actions=[ActionButton(action, render_text(presenter.label(view, action), names)) for action in legal],
         result=game.result(state),
         ply=ply,
     )

@@ -15,11 +15,19 @@ if TYPE_CHECKING:
 
 CONTENT_WORDS = {"boom": "a Boom", "gem": "one gem", "two_gems": "two gems"}
 CLAIM_WORDS = {"gem": "a gem", "boom": "a Boom"}
+# The viewer's own boxes before the Start Line is laid out have no letter yet: they are
+# told apart by what they hold (boxes holding the same are alike).
+KIND_WORDS = {
+    "boom": ("Boom box", "Boom boxes"),
+    "gem": ("one-gem box", "one-gem boxes"),
+    "two_gems": ("two-gem box", "two-gem boxes"),
+}
 
 
-def _seat_word(seat: int) -> str:
-    # Labels see the view only, not display names; seats are counted from 1 as players see them.
-    return f"Seat {seat + 1}"
+def _seat_mark(seat: int) -> str:
+    # Labels see the view only, not display names: a player is named by a seat mark, as in
+    # log texts, and build_board puts the names in.
+    return f"{{s{seat}}}"
 
 
 def _box(view: dict[str, Any], box_id: str) -> dict[str, Any]:
@@ -27,21 +35,26 @@ def _box(view: dict[str, Any], box_id: str) -> dict[str, Any]:
     return box
 
 
+def _box_words(box: dict[str, Any]) -> str:
+    """A box on the table as people call it: "box C" (its letter, ``name`` in the view)."""
+    return f"box {box.get('name') or '?'}"
+
+
 def label(view: dict[str, Any], action: dict[str, Any]) -> str:
     kind = action.get("type")
-    box_id = str(action.get("box", ""))
-    box = _box(view, box_id)
+    box = _box(view, str(action.get("box", "")))
     content = CONTENT_WORDS.get(box.get("content") or "")
     known = f" ({content})" if content else ""
     if kind == "set_aside":
-        return f"Set aside box {box_id}{known}"
+        return _set_aside_label(view, box)
     if kind == "pass":
         claim = CLAIM_WORDS.get(action.get("claim", ""), str(action.get("claim")))
-        return f"Pass box {box_id}{known} to the next player, saying it holds {claim}"
+        receiver = (int(view.get("seat") or 0) + 1) % int(view["players"])
+        return f"Pass {_box_words(box)}{known} to {_seat_mark(receiver)}, saying it holds {claim}"
     if kind == "open":
         if box.get("owner") == view.get("seat"):
-            return f"Open box {box_id}, your own box that came back{known}"
-        return f"Open box {box_id}"
+            return f"Open {_box_words(box)}, your own box that came back{known}"
+        return f"Open {_box_words(box)}"
     if kind == "done":
         return "End your turn"
     if kind == "remove":
@@ -52,9 +65,18 @@ def label(view: dict[str, Any], action: dict[str, Any]) -> str:
         elif opener == view.get("seat"):
             whose = "your"
         else:
-            whose = f"{_seat_word(opener)}'s"
-        return f"Remove box {box_id}{known} from {whose} boxes: it leaves the game unopened"
+            whose = f"{_seat_mark(opener)}'s"
+        return f"Remove {_box_words(box)}{known} from {whose} boxes: it leaves the game unopened"
     return str(kind)
+
+
+def _set_aside_label(view: dict[str, Any], box: dict[str, Any]) -> str:
+    """ "Set aside your two-gem box", "Set aside one of your Boom boxes": boxes holding the
+    same are alike, so either of two Booms is the same choice."""
+    content = box.get("content") or ""
+    one, many = KIND_WORDS.get(content, ("box", "boxes"))
+    alike = sum(1 for box_id in view.get("choose_from") or [] if _box(view, box_id).get("content") == content)
+    return f"Set aside one of your {many}" if alike > 1 else f"Set aside your {one}"
 
 
 # -- prepare ------------------------------------------------------------------------
@@ -114,7 +136,8 @@ def _prompt(board: Board) -> str:
     can_open = bool(board.actions_of("open"))
     to = board.name(_next(board, board.seat or 0))
     if turn["must_open"]:
-        text = f"Your own box {turn['must_open']} came back to you: you must open it"
+        returned = _box_words(_box(view, turn["must_open"]))
+        text = f"Your own {returned} came back to you: you must open it"
         return text + (f", and you may pass a box to {to}." if can_pass else ".")
     if turn["must_pass"] and can_pass:
         text = f"Pass a box to {to} (compulsory while your Start Line has boxes), saying gem or Boom"
@@ -165,7 +188,10 @@ def _loss(board: Board) -> str:
     chooser, opener = loss["chooser"], loss["opener"]
     who = "You choose" if chooser == board.seat else f"{board.name(chooser)} chooses"
     whose = "your" if opener == board.seat else f"{board.name(opener)}'s"
-    return f"Box {loss['boom']} was a Boom at zero gems: {who} which of {whose} boxes leaves the game."
+    boom = _box_words(_box(board.view, loss["boom"]))
+    return (
+        f"{boom[0].upper()}{boom[1:]} was a Boom at zero gems: {who} which of {whose} boxes leaves the game."
+    )
 
 
 def _seat(board: Board, seat: int) -> dict[str, Any]:
@@ -218,7 +244,8 @@ def _box_entry(board: Board, box_id: str) -> dict[str, Any]:
         for item in box.get("passes", [])
     ]
     return {
-        "id": box_id,
+        "id": box_id,  # for programs (a data attribute); people read its name
+        "name": box.get("name") or "",
         "colour": box.get("colour", ""),
         "owner": "yours" if owner == board.seat else board.name(owner),
         "is_own": owner == board.seat,

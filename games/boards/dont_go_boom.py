@@ -28,12 +28,14 @@ KIND_WORDS = {"swap": "Swap", "peek": "Peek", "draw_again": "Draw Again"}
 
 
 def _position_name(position: int) -> str:
-    return f"r{position // 3}c{position % 3}"
+    """A place in a minefield as people say it ("row 1, column 3"); the view's ``name`` is for programs."""
+    return f"row {position // 3 + 1}, column {position % 3 + 1}"
 
 
-def _seat_word(seat: int) -> str:
-    # Labels see the view only, not display names; seats are counted from 1 as players see them.
-    return f"Seat {seat + 1}"
+def _seat_mark(seat: int) -> str:
+    # Labels see the view only, not display names: a player is named by a seat mark, as in
+    # log texts, and build_board puts the names in.
+    return f"{{s{seat}}}"
 
 
 def _card_at(view: dict[str, Any], seat: int, position: int) -> dict[str, Any]:
@@ -89,11 +91,12 @@ def label(view: dict[str, Any], action: dict[str, Any]) -> str:
         return f"Use {held_words}: discard it and draw a new card from the deck"
     if kind == "swap":
         position, target_seat, target = action["position"], action["target_seat"], action["target_position"]
-        mine = f"your {_position_name(position)} ({_describe(_card_at(view, me, position))})"
+        mine = f"your card in {_position_name(position)} ({_describe(_card_at(view, me, position))})"
         theirs_card = _describe(_card_at(view, target_seat, target))
         if target_seat == me:
-            return f"Swap {mine} with your {_position_name(target)} ({theirs_card})"
-        return f"Swap {mine} for {_seat_word(target_seat)}'s {_position_name(target)} ({theirs_card})"
+            return f"Swap {mine} with your card in {_position_name(target)} ({theirs_card})"
+        theirs = f"{_seat_mark(target_seat)}'s card in {_position_name(target)} ({theirs_card})"
+        return f"Swap {mine} for {theirs}"
     return str(kind)
 
 
@@ -133,7 +136,7 @@ def _prompt(board: Board) -> str:
         if board.my_turn:
             return "Choose one of your face-down cards to turn face up (everyone chooses at once)."
         if board.seat is not None and view["my_choice"] is not None:
-            return f"You chose {_position_name(view['my_choice'])}. Waiting for {board.names_text(waiting)} to choose."
+            return f"You chose your card in {_position_name(view['my_choice'])}. Waiting for {board.names_text(waiting)} to choose."
         return f"Waiting for {board.names_text(waiting)} to choose a card to turn face up."
     turn = view["turn"]
     if not board.my_turn:
@@ -219,6 +222,7 @@ def _minefield(board: Board, owner: int) -> dict[str, Any]:
         cells.append(
             {
                 "card": card,
+                "where": _position_name(position),
                 "face": _face(card),
                 "primary": primary,
                 "verb": verb,
@@ -314,7 +318,13 @@ def _swap(board: Board, order: list[int]) -> dict[str, Any] | None:
     me = board.seat
     view = board.view
     give = [
-        {"position": position, "name": _position_name(position), "face": _face(card), "card": card}
+        {
+            "position": position,
+            "where": _position_name(position),
+            "map": _map(position),
+            "face": _face(card),
+            "card": card,
+        }
         for position, card in enumerate(view["minefields"][me]["cards"])
     ]
     targets = []
@@ -345,6 +355,12 @@ def _swap(board: Board, order: list[int]) -> dict[str, Any] | None:
             }
         )
     return {"give": give, "targets": targets}
+
+
+def _map(position: int) -> list[dict[str, Any]]:
+    """A tiny 3x3 grid drawing with ``position`` filled: where a card lies, without words.
+    Each square is 3 units wide with a gap of 1, in an 11x11 box."""
+    return [{"x": cell % 3 * 4, "y": cell // 3 * 4, "here": cell == position} for cell in POSITIONS]
 
 
 def _scores(board: Board) -> dict[str, Any]:

@@ -1,8 +1,12 @@
-"""Words for any action, from its fields: the fallback a game's presenter's ``label`` can use."""
+"""Words for any action, from its fields: the fallback a game's presenter's ``label`` can use;
+and players' names in labels."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
 
 
 def words(name: str) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.boards import generic
-from games.bots.its_a_bomb_balance import BALANCE
+from games.boards.its_a_bomb_scenarios import scenario_summary
 from games.engine.log import render_text
 
 if TYPE_CHECKING:
@@ -230,13 +230,11 @@ def _use_words(view: dict[str, Any], name: str) -> str:
 
 
 def choice_label(option: str, choice: str) -> str | None:
-    """The lobby's words for a scenario: how often a bot team wins it, as measured
-    (``games/bots/its_a_bomb_balance.py``), so a table can pick its difficulty."""
-    measured = BALANCE.get(choice) if option == "scenario" else None
-    if measured is None:
-        return None
-    rate = int(measured["wins"]) / int(measured["games"])
-    return f"{generic.words(choice)} (a {measured['team']} bot team wins {rate:.0%})"
+    """A scenario in words, wherever players pick or see one: its number, its name,
+    its class and how often a bot team wins it, as measured, so a table can pick its
+    difficulty ("2. Lab N457 (standard, a basic bot team wins 61%)")."""
+    scenario = scenario_summary(choice) if option == "scenario" else None
+    return scenario.label if scenario is not None else None
 
 
 def label(view: dict[str, Any], action: dict[str, Any]) -> str:

@@ -24,7 +24,7 @@ def label(view: dict[str, Any], action: dict[str, Any]) -> str:
         return "Turn over the top card"
     if kind == "grab" and view.get("flipped"):
         # ``label`` sees no names; the board puts the player's name in (``_tables``).
-        return f"Grab Seat {action['from'] + 1}'s {view['flipped']['number']}s"
+        return f"Grab {{s{action['from']}}}'s {view['flipped']['number']}s"
     if kind == "pass":
         return "Do not grab: end your turn"
     return generic.label(view, action)

@@ -15,6 +15,13 @@ from games.locks import lock_match
 from games.models import ChatMessage, Match
 
 
+def silenced(view: dict[str, Any], seat: int) -> bool:
+    """The game's rule for its running matches: the seats its view lists in
+    ``chat_closed_seats`` keep silent (It's a Bomb!'s Crisis Unit). The one reading of
+    it: the service refuses by it, the match page shows the reason by it."""
+    return seat in view.get("chat_closed_seats", ())
+
+
 def chat_post(*, match_id: int, user: User, text: Any) -> ChatMessage:
     if not isinstance(text, str) or not text.strip():
         raise MatchError(ErrorCode.EMPTY_MESSAGE, "Write something first.")
@@ -36,7 +43,7 @@ def chat_post(*, match_id: int, user: User, text: Any) -> ChatMessage:
             raise MatchError(ErrorCode.NOT_YOUR_SEAT, "Only the match's players can chat.")
         if match.status == Match.Status.RUNNING:
             view = match.engine.view(match.decoded_state(), seat.index)
-            if seat.index in view.get("chat_closed_seats", ()):
+            if silenced(view, seat.index):
                 raise MatchError(ErrorCode.CHAT_CLOSED, "Your role keeps silent while the game runs.")
         message = ChatMessage.objects.create(match=match, user=user, author_name=seat.public_name, text=text)
         effects.chat_posted(match_id=match.pk, message_id=message.pk)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -10,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.names import bot_seat_name
 from games import effects
 from games.engine import IllegalAction
 from games.engine.options import parse_options
@@ -128,12 +130,41 @@ def match_create_seated(
         game=game.slug, options=parsed, visibility=visibility, turn_limit=turn_limit, created_by=created_by
     )
     Seat.objects.bulk_create(
-        Seat(match=match, index=index, user=seat.user, joined_at=now if seat.joined else None)
-        for index, seat in enumerate(seats)
+        Seat(
+            match=match,
+            index=index,
+            user=seat.user,
+            joined_at=now if seat.joined else None,
+            display_name=name,
+        )
+        for index, (seat, name) in enumerate(zip(seats, _bot_seat_names(seats), strict=True))
     )
     _start_if_full(match)
     effects.match_changed(match)
     return match
+
+
+def _bot_seat_names(seats: list[PlacedSeat]) -> list[str]:
+    """Each bot seat's name for the whole match; "" for a person's seat, named when the match starts.
+
+    A bot seated once is shown by its own name; a bot seated several times (two Basic
+    bots) gets a letter per seat, in seat order ("Basic Bot A", "Basic Bot B"), so that
+    the log and the standings tell them apart while still saying the level. A bot joins
+    at once, so its name is fixed when the match is created (a person's when it starts).
+    """
+    seated = Counter(seat.user.pk for seat in seats if seat.user is not None and seat.user.is_bot)
+    lettered: Counter[int] = Counter()
+    names = []
+    for seat in seats:
+        bot = seat.user
+        if bot is None or not bot.is_bot:
+            names.append("")
+        elif seated[bot.pk] == 1:
+            names.append(bot.public_name)
+        else:
+            names.append(bot_seat_name(bot.public_name, lettered[bot.pk]))
+            lettered[bot.pk] += 1
+    return names
 
 
 def match_join(*, match_id: int, user: User, invite: str | None = None) -> Match:

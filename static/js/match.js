@@ -8,6 +8,7 @@
   const live = document.getElementById("live-area");
   const chatList = document.getElementById("chat-list");
   const chatForm = document.getElementById("chat-form");
+  const chatClosed = document.getElementById("chat-closed");
   const status = document.getElementById("connection");
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   let socket = null;
@@ -26,9 +27,40 @@
 
   function showBoard(ply, html) {
     if (ply < shownPly) return; // an older push overtaken by a newer one
+    const log = logPlace();
     live.innerHTML = html;
     shownPly = ply;
+    keepLogPlace(log);
     fillTokens();
+    showChatBox();
+  }
+
+  // The log is drawn anew with every board: without this, each push (a bot's move, every
+  // second) would open it again and scroll a reader who went back in it to the newest event.
+  function logPlace() {
+    const details = live.querySelector(".match-log");
+    const list = live.querySelector(".log-list");
+    if (!details || !list) return null;
+    // Newest first: new events arrive at the top, so the place is kept from the bottom.
+    return { open: details.open, atNewest: list.scrollTop === 0, fromEnd: list.scrollHeight - list.scrollTop };
+  }
+
+  function keepLogPlace(place) {
+    const details = live.querySelector(".match-log");
+    const list = live.querySelector(".log-list");
+    if (!place || !details || !list) return;
+    details.open = place.open;
+    if (!place.atNewest) list.scrollTop = list.scrollHeight - place.fromEnd;
+  }
+
+  // A seat the game silences gets the reason instead of the chat box, for as long as the
+  // board says so (It's a Bomb!'s Crisis Unit may write again once the match is over).
+  function showChatBox() {
+    const board = document.getElementById("match-live");
+    if (!board || !chatForm || !chatClosed) return;
+    const closed = board.dataset.chatClosed === "yes";
+    chatForm.hidden = closed;
+    chatClosed.hidden = !closed;
   }
 
   // Forms pushed over the socket carry no CSRF token: the page's own is used.

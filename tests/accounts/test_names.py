@@ -85,6 +85,16 @@ def test_a_name_ending_in_a_lookalike_of_bot_is_refused(ann: User) -> None:
     assert_refused(ann, "Sneaky \u03920\u0422", "kept for the site")  # Greek B, a zero, Cyrillic T
 
 
+def test_the_names_bots_get_at_a_table_are_refused(ann: User) -> None:
+    # Two Basic bots in one match are "Basic Bot A" and "Basic Bot B" (games/services/matches.py).
+    assert_refused(ann, "Basic Bot A", "kept for the site")
+    assert_refused(ann, "Sneaky Bot C", "kept for the site")
+    assert_refused(ann, "BasicBotB", "too much like the name of one of the site")
+    assert_refused(ann, "Basic-B0t-A", "kept for the site")
+    status, _ = save_name(ann, "Bot Builder A")
+    assert status == 302
+
+
 def test_another_players_name_in_another_case_is_refused(ann: User, bob: User) -> None:
     assert_refused(ann, "BOB", "too much like another player")
     assert_refused(ann, "bob", "too much like another player")

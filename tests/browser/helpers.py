@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
+from django.db import connection
 from django.test import Client
 
 from accounts.models import User
+
+T = TypeVar("T")
 
 # What the page says about the viewer: over, their turn (an enabled action button), or waiting.
 PAGE_STATE = """() => {
@@ -44,3 +49,18 @@ def take_a_turn(page: Any, rng: random.Random) -> None:
         raise AssertionError(
             f"no new board after a click: {error.inner_text() if error.count() else 'no error shown'}"
         ) from None
+
+
+def off_the_event_loop(work: Callable[[], T]) -> T:
+    """Run ``work`` in a thread of its own. After a commit the services ring the match's
+    doorbell with async_to_sync, which refuses to run in this thread, where Playwright's
+    event loop runs: the pages would never hear of the change."""
+
+    def run() -> T:
+        try:
+            return work()
+        finally:
+            connection.close()  # the thread's own database connection
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()

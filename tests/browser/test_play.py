@@ -16,7 +16,7 @@ from accounts.models import User
 from games.engine import all_games, get
 from games.models import Match, Move
 from games.services import SeatRequest, match_create, match_join
-from tests.browser.helpers import PAGE_STATE, live_ply, log_in, take_a_turn
+from tests.browser.helpers import PAGE_STATE, live_ply, log_in, off_the_event_loop, take_a_turn
 from tests.conftest import ensure_bot_accounts, wait_for
 from tests.mail import body_of
 
@@ -150,10 +150,15 @@ def test_two_people_sign_up_and_see_each_others_moves_live(live_site: str, brows
 def test_a_signed_in_person_joins_a_private_match_by_its_link(live_site: str, browser: Any) -> None:
     ann = User.objects.create_user(username="ann", password=PASSWORD, display_name="Ann")
     bob = User.objects.create_user(username="bob", password=PASSWORD, display_name="Bob")
-    match = match_create(
-        creator=ann, game_slug="go-fox", options={}, visibility="private",
-        seats=[SeatRequest("me"), SeatRequest("open")],
-    )  # fmt: skip
+    match = off_the_event_loop(
+        lambda: match_create(
+            creator=ann,
+            game_slug="go-fox",
+            options={},
+            visibility="private",
+            seats=[SeatRequest("me"), SeatRequest("open")],
+        )
+    )
     context = browser.new_context()
     log_in(context, live_site, bob)
     page = context.new_page()
@@ -176,11 +181,15 @@ def test_two_people_choosing_at_the_same_moment_both_count(live_site: str, brows
     chooses, so his click lands after hers from the same picture: it must count."""
     ann = User.objects.create_user(username="ann", password=PASSWORD, display_name="Ann")
     bob = User.objects.create_user(username="bob", password=PASSWORD, display_name="Bob")
-    match = match_create(
-        creator=ann, game_slug="dont-go-boom", options={"rounds": 1},
-        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
-    )  # fmt: skip
-    match_join(match_id=match.pk, user=bob)
+    match = off_the_event_loop(
+        lambda: match_create(
+            creator=ann,
+            game_slug="dont-go-boom",
+            options={"rounds": 1},
+            seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+        )
+    )
+    off_the_event_loop(lambda: match_join(match_id=match.pk, user=bob))
     pages = {}
     hold_boards = {"on": False}
 

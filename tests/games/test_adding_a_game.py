@@ -148,3 +148,22 @@ def test_the_autopilot_plays_a_resigned_seat_with_the_bot_the_game_has(
     assert match.status == Match.Status.FINISHED
     assert Move.objects.filter(match=match, seat=1, user=None).exists(), "the autopilot played Bob's seat"
     assert match.result is not None and match.result["ranks"][1] == 3, "a resigned player ranks last"
+
+
+def test_a_game_without_a_how_to_play_page_shows_no_link_and_its_url_is_not_found(
+    toy_game: ToyHighCard, ann: User
+) -> None:
+    client = logged_in(ann)
+    lobby = client.get("/play/").content.decode()
+    assert "Toy High Card" in lobby and "/play/toy-high-card/how-to-play" not in lobby
+    game_page = client.get("/play/toy-high-card/")
+    assert game_page.status_code == 200 and "How to play" not in game_page.content.decode()
+    match = match_create(
+        creator=ann, game_slug=toy_game.slug, options={"scoring": "low"},
+        seats=[SeatRequest("me"), SeatRequest("open")],
+    )  # fmt: skip
+    match_page = client.get(f"/matches/{match.pk}/")
+    assert match_page.status_code == 200
+    assert "Scoring: Lowest total wins" in match_page.content.decode(), "the header words the options"
+    assert "How to play" not in match_page.content.decode()
+    assert client.get("/play/toy-high-card/how-to-play").status_code == 404

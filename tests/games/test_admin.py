@@ -69,7 +69,7 @@ def test_staff_see_a_move_as_the_public_log_tells_it_never_its_raw_action(
             assert not any(box in page for box in secret_boxes), f"a set-aside box on {move} {query}"
             assert "set_aside" not in page and "Show the raw action" not in page
     # The second box completes the Start Line: the public log says so, without the boxes.
-    assert "Ann laid out a Start Line of four boxes." in move_page(staff, second)
+    assert "Ann laid out a Start Line of four boxes: A, B, C and D." in move_page(staff, second)
 
 
 def test_a_superuser_sees_the_raw_action_only_when_asking(

@@ -177,4 +177,6 @@ def test_a_bots_profile_says_its_level_and_how_it_plays() -> None:
 def test_the_scenario_picker_shows_how_often_bots_win() -> None:
     user = User.objects.create_user(username="picker", password="x")
     page = logged_in(user).get("/play/its-a-bomb/").content.decode()
-    assert re.search(r'<option value="training"[^>]*>Training \(a basic bot team wins \d+%\)</option>', page)
+    assert re.search(
+        r'<option value="training"[^>]*>1\. Training \(training, a basic bot team wins \d+%\)</option>', page
+    )

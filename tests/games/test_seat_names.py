@@ -5,14 +5,24 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from accounts.models import User
 from games.models import Match, Seat
-from games.services import SeatRequest, chat_post, match_create, match_join, match_resign
-from tests.games.helpers import api, logged_in, token_for
+from games.selectors import access, board_for
+from games.services import (
+    SeatRequest,
+    bot_play_turn,
+    chat_post,
+    match_create,
+    match_join,
+    match_resign,
+    match_submit_action,
+)
+from tests.games.helpers import api, live_part, logged_in, token_for
 from tests.games.sockets import Viewer, next_of, run, socket
 
 pytestmark = pytest.mark.django_db
@@ -76,6 +86,49 @@ def test_a_table_of_bots_is_named_when_it_starts(ann: User) -> None:
         seats=[SeatRequest("bot", level="random"), SeatRequest("bot", level="basic")],
     )  # fmt: skip
     assert [seat.display_name for seat in Seat.objects.filter(match=match)] == ["Random Bot", "Basic Bot"]
+
+
+def test_bots_of_one_level_get_a_letter_each_for_the_whole_match(ann: User) -> None:
+    match = match_create(
+        creator=ann, game_slug="go-fox", options={},
+        seats=[SeatRequest("me"), SeatRequest("bot", level="basic"), SeatRequest("bot", level="basic"),
+               SeatRequest("bot", level="random")],
+    )  # fmt: skip
+    names = ["Ann", "Basic Bot A", "Basic Bot B", "Random Bot"]
+    assert [seat.display_name for seat in Seat.objects.filter(match=match)] == names
+    for _ in range(400):
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            break
+        state = match.decoded_state()
+        if 0 in match.engine.to_act(state):
+            action = match.engine.legal_actions(state, 0)[0]
+            match_submit_action(match_id=match.pk, user=ann, action=action, ply=match.ply)
+        else:
+            assert bot_play_turn(match_id=match.pk, ply=match.ply)
+    assert match.status == Match.Status.FINISHED
+    board = board_for(access(match.pk, ann))
+    assert board is not None
+    log = [entry["text"] for entry in board.log]
+    # Seat 1 asks seat 2: the log tells the two bots apart.
+    assert any(text.startswith("Basic Bot A asked Basic Bot B for") for text in log), log[-10:]
+    page = live_part(logged_in(ann).get(f"/matches/{match.pk}/").content.decode())
+    standings = re.search(r'<ol class="wcb-standings">(.*?)</ol>', page, re.S)
+    assert standings is not None
+    for name in names[1:]:
+        assert standings.group(1).count(f">{name}<") == 1, name
+    players = api("GET", f"/api/matches/{match.pk}", token_for(ann)).json()["players"]
+    assert [player["name"] for player in players] == names
+
+
+def test_bots_are_lettered_in_seat_order_and_a_lone_level_keeps_its_name(ann: User) -> None:
+    match = match_create(
+        creator=ann, game_slug="go-fox", options={},
+        seats=[SeatRequest("bot", level="basic"), SeatRequest("bot", level="random"),
+               SeatRequest("bot", level="basic")],
+    )  # fmt: skip
+    names = [seat.display_name for seat in Seat.objects.filter(match=match)]
+    assert names == ["Basic Bot A", "Random Bot", "Basic Bot B"]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -15,8 +15,8 @@ from django.utils import timezone
 from accounts.models import User
 from games.errors import MatchError
 from games.models import Match, Move, Seat
-from games.services import SeatRequest, match_create, match_join, match_submit_action
 from games.selectors import dashboard
+from games.services import SeatRequest, match_create, match_join, match_submit_action
 from games.services.clocks import seat_time_out, vacation_begin, vacation_end
 from games.tasks import sweep_clocks
 

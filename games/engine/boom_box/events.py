@@ -4,11 +4,14 @@ Only two events carry private facts: a Start Line (which boxes the player set
 aside) and a removed box (what it held, told to its owner alone). The sampler
 rebuilds those two from the boxes it re-deals, so both are built here by
 functions that take exactly the facts they need.
+
+Texts name a box by its letter (``state.box_names``), never by its id: ids are for
+programs, and stay in the facts.
 """
 
 from __future__ import annotations
 
-from games.engine.boom_box.state import BOOM, CONTENT_NAMES, Box
+from games.engine.boom_box.state import BOOM, CONTENT_NAMES, Box, line_letters
 from games.engine.log import LogEntry, entry
 
 CONTENT_WORDS = {BOOM: "a Boom", 1: "one gem", 2: "two gems"}
@@ -20,19 +23,26 @@ def deal_entry() -> LogEntry:
     )
 
 
-def start_line_entry(seat: int, line: tuple[str, ...], set_aside: tuple[str, ...]) -> LogEntry:
+def start_line_entry(seat: int, line: tuple[str, ...], set_aside: tuple[Box, ...]) -> LogEntry:
+    letters = _joined(list(line_letters(seat)[: len(line)]))
+    held = _joined([CONTENT_WORDS[box.gems] for box in set_aside])
     return entry(
         "start_line",
         seat,
-        f"{{s{seat}}} laid out a Start Line of four boxes.",
+        f"{{s{seat}}} laid out a Start Line of four boxes: {letters}.",
         public={"start_line": list(line)},
         private={
             seat: (
-                f"You laid out your Start Line and set aside boxes {' and '.join(set_aside)}.",
-                {"set_aside": list(set_aside)},
+                f"You laid out your Start Line, boxes {letters}, and set aside two boxes holding {held}.",
+                {"set_aside": [box.id for box in set_aside]},
             )
         },
     )
+
+
+def _joined(words: list[str]) -> str:
+    """Words as a list: "A, B, C and D"."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def first_player_entry(seat: int) -> LogEntry:
@@ -44,22 +54,22 @@ def first_player_entry(seat: int) -> LogEntry:
     )
 
 
-def pass_entry(giver: int, receiver: int, box_id: str, claim: str) -> LogEntry:
+def pass_entry(giver: int, receiver: int, box_id: str, name: str, claim: str) -> LogEntry:
     said = "a gem" if claim == "gem" else "a Boom"
     return entry(
         "pass",
         giver,
-        f"{{s{giver}}} passed box {box_id} to {{s{receiver}}}, saying it holds {said}.",
+        f"{{s{giver}}} passed box {name} to {{s{receiver}}}, saying it holds {said}.",
         public={"box": box_id, "to": receiver, "claim": claim},
     )
 
 
-def open_entry(seat: int, box: Box, gems_now: int) -> LogEntry:
+def open_entry(seat: int, box: Box, name: str, gems_now: int) -> LogEntry:
     found = "Ha ha Boom! All gems gone" if box.gems == BOOM else CONTENT_WORDS[box.gems]
     return entry(
         "open",
         seat,
-        f"{{s{seat}}} opened box {box.id}: {found} ({gems_now} gem{'' if gems_now == 1 else 's'}).",
+        f"{{s{seat}}} opened box {name}: {found} ({gems_now} gem{'' if gems_now == 1 else 's'}).",
         public={"box": box.id, "owner": box.owner, "content": CONTENT_NAMES[box.gems], "gems": gems_now},
     )
 
@@ -82,8 +92,8 @@ def boom_in_face_entry(opener: int) -> LogEntry:
     )
 
 
-def remove_entry(chooser: int, holder: int, box: Box) -> LogEntry:
-    text = f"{{s{chooser}}} chose box {box.id} in front of {{s{holder}}}: it leaves the game unopened."
+def remove_entry(chooser: int, holder: int, box: Box, name: str) -> LogEntry:
+    text = f"{{s{chooser}}} chose box {name} in front of {{s{holder}}}: it leaves the game unopened."
     return entry(
         "remove",
         chooser,

@@ -20,6 +20,7 @@ from games.engine.boom_box.state import (
     Box,
     Pass,
     Removal,
+    box_names,
     find_box,
     owner_of,
 )
@@ -157,13 +158,15 @@ def set_aside_box(state: BoomBoxState, seat: int, box_id: str) -> BoomBoxState:
             raise IllegalAction("no_such_box", f"There is no box {box_id!r}.")
         raise IllegalAction("not_your_box", "You may only set aside boxes of your own colour.")
     if box_id in state.set_aside[seat]:
-        raise IllegalAction("already_set_aside", f"Box {box_id} is already set aside.")
+        raise IllegalAction("already_set_aside", "That box is already set aside.")
     set_aside = (*state.set_aside[seat], box_id)
     state = replace(state, set_aside=replace_at(state.set_aside, seat, set_aside))
     if len(set_aside) < SET_ASIDE_COUNT:
         return state
+    # In id order: box_names names a Start Line's boxes in this order.
     line = tuple(other for other in own if other not in set_aside)
-    log = (*state.log, events.start_line_entry(seat, line, set_aside))
+    aside_boxes = tuple(box for aside_id in set_aside for box in state.boxes if box.id == aside_id)
+    log = (*state.log, events.start_line_entry(seat, line, aside_boxes))
     state = replace(state, start_lines=replace_at(state.start_lines, seat, line), log=log)
     if not all(state.start_lines):
         return state
@@ -205,7 +208,7 @@ def pass_box(state: BoomBoxState, seat: int, box_id: str, claim: str) -> BoomBox
         fronts=fronts,
         passes=(*state.passes, Pass(box_id, seat, receiver, claim)),
         has_passed=True,
-        log=(*state.log, events.pass_entry(seat, receiver, box_id, claim)),
+        log=(*state.log, events.pass_entry(seat, receiver, box_id, box_names(state)[box_id], claim)),
     )
     return _after_action(state)
 
@@ -219,7 +222,7 @@ def open_box(state: BoomBoxState, seat: int, box_id: str) -> BoomBoxState:
         raise _not_held(state, box_id)
     returned = returned_box(state, seat)
     if returned is not None and box_id != returned:
-        raise IllegalAction("must_open_own_box", f"Your own box {returned} came back to you: open it first.")
+        raise _must_open(state, returned)
     box = find_box(state.boxes, box_id)
     assert box is not None
     had_gems = state.gems[seat]
@@ -230,7 +233,7 @@ def open_box(state: BoomBoxState, seat: int, box_id: str) -> BoomBoxState:
         stacks=replace_at(state.stacks, seat, (*state.stacks[seat], box_id)),
         gems=replace_at(state.gems, seat, gems_now),
         has_opened=True,
-        log=(*state.log, events.open_entry(seat, box, gems_now)),
+        log=(*state.log, events.open_entry(seat, box, box_names(state)[box_id], gems_now)),
     )
     if box.gems == BOOM and had_gems == 0:
         if holds_boxes(state, seat):
@@ -262,7 +265,7 @@ def remove_box(state: BoomBoxState, chooser: int, box_id: str) -> BoomBoxState:
         fronts=replace_at(state.fronts, holder, tuple(b for b in state.fronts[holder] if b != box_id)),
         removed=(*state.removed, Removal(box_id, holder, chooser)),
         loss_chooser=None,
-        log=(*state.log, events.remove_entry(chooser, holder, box)),
+        log=(*state.log, events.remove_entry(chooser, holder, box, box_names(state)[box_id])),
     )
     # The turn goes back to the opener, with what is compulsory judged on what they hold now.
     return _after_action(state)
@@ -271,7 +274,7 @@ def remove_box(state: BoomBoxState, chooser: int, box_id: str) -> BoomBoxState:
 def end_turn(state: BoomBoxState, seat: int) -> BoomBoxState:
     returned = returned_box(state, seat)
     if returned is not None:
-        raise IllegalAction("must_open_own_box", f"Your own box {returned} came back to you: open it first.")
+        raise _must_open(state, returned)
     if must_pass(state):
         raise IllegalAction("must_pass", "While your Start Line has boxes, you must pass one each turn.")
     if not (state.has_passed or state.has_opened):
@@ -282,7 +285,17 @@ def end_turn(state: BoomBoxState, seat: int) -> BoomBoxState:
 def _not_held(state: BoomBoxState, box_id: str) -> IllegalAction:
     if find_box(state.boxes, box_id) is None:
         return IllegalAction("no_such_box", f"There is no box {box_id!r}.")
-    return IllegalAction("not_in_front_of_you", f"Box {box_id} is not in front of you.")
+    name = box_names(state).get(box_id)
+    return IllegalAction(
+        "not_in_front_of_you",
+        f"Box {name} is not in front of you." if name else "That box is not in front of you.",
+    )
+
+
+def _must_open(state: BoomBoxState, returned: str) -> IllegalAction:
+    return IllegalAction(
+        "must_open_own_box", f"Your own box {box_names(state)[returned]} came back to you: open it first."
+    )
 
 
 def _after_action(state: BoomBoxState) -> BoomBoxState:

@@ -1,9 +1,10 @@
 """What one seat may know of a Boom Box game (``view``), and states rebuilt from it (``sample``).
 
-Public: every box's id, owner and colour once it is on the table (a Start Line,
-in front of someone, opened, removed), where it lies, every pass and claim made
-on it, and the content of opened boxes. Private to the owner: the content of
-their unopened and removed boxes, and which two boxes they set aside.
+Public: every box's id, name (its letter, ``state.box_names``), owner and colour
+once it is on the table (a Start Line, in front of someone, opened, removed), where
+it lies, every pass and claim made on it, and the content of opened boxes. Private
+to the owner: the content of their unopened and removed boxes, and which two boxes
+they set aside.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from games.engine.boom_box.state import (
     Box,
     Pass,
     Removal,
+    box_names,
 )
 from games.engine.log import LogEntry, entry, log_view
 
@@ -47,6 +49,7 @@ def build_view(state: BoomBoxState, seat: int | None) -> dict[str, Any]:
     for removal in state.removed:
         places[removal.box] = ("removed", removal.holder)
 
+    names = box_names(state)
     boxes: dict[str, dict[str, Any]] = {}
     for box in state.boxes:
         place, holder = places.get(box.id, ("unchosen", box.owner))
@@ -57,6 +60,8 @@ def build_view(state: BoomBoxState, seat: int | None) -> dict[str, Any]:
         is_known = is_open or is_own
         boxes[box.id] = {
             "id": box.id,
+            # What people call it: a letter, or null for the viewer's own boxes not on the table.
+            "name": names.get(box.id),
             "owner": box.owner,
             "colour": COLOURS[box.owner],
             "place": place,
@@ -198,11 +203,11 @@ def sample_state(view: dict[str, Any], seat: int | None, rng: random.Random) -> 
     for item in view["log"]:
         event = item["event"]
         if event == "start_line":
-            log.append(
-                events.start_line_entry(item["seat"], tuple(item["start_line"]), set_aside[item["seat"]])
-            )
+            aside = tuple(by_id[box_id] for box_id in set_aside[item["seat"]])
+            log.append(events.start_line_entry(item["seat"], tuple(item["start_line"]), aside))
         elif event == "remove":
-            log.append(events.remove_entry(item["seat"], item["from"], by_id[item["box"]]))
+            name = shown[item["box"]]["name"]
+            log.append(events.remove_entry(item["seat"], item["from"], by_id[item["box"]], name))
         else:
             if event == "pass":
                 passes.append(Pass(item["box"], item["seat"], item["to"], item["claim"]))

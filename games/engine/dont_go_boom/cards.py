@@ -83,7 +83,11 @@ def indices_by_type() -> dict[tuple[int, str], list[int]]:
     return groups
 
 
+# A position's code, for programs (a view's ``name``), and its words, for people (log texts).
 POSITION_NAMES: Final = tuple(f"r{row}c{column}" for row in range(3) for column in range(3))
+POSITION_WORDS: Final = tuple(
+    f"row {row + 1}, column {column + 1}" for row in range(3) for column in range(3)
+)
 
 # Rows, columns and both diagonals of a 3x3 minefield, as positions.
 LINES: Final = (

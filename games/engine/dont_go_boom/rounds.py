@@ -16,7 +16,7 @@ from games.engine.dont_go_boom.cards import (
     GRID_SIZE,
     KIND,
     LINE_NAMES,
-    POSITION_NAMES,
+    POSITION_WORDS,
     VALUE,
     card_data,
     score_values,
@@ -130,7 +130,7 @@ def _start_play(state: DontGoBoomState) -> DontGoBoomState:
     for seat, position in enumerate(state.chosen):
         card = state.grids[seat][position]
         revealed.append({"seat": seat, "position": position, "card": card_facts(state, card)})
-        parts.append(f"{{s{seat}}} {the_card(card)} in {POSITION_NAMES[position]}")
+        parts.append(f"{{s{seat}}} {the_card(card)} in {POSITION_WORDS[position]}")
     log = [
         *state.log,
         entry("revealed", None, "Cards turn face up: " + "; ".join(parts) + ".", {"revealed": revealed}),

@@ -16,7 +16,7 @@ from games.engine.dont_go_boom.cards import (
     DRAW_AGAIN,
     KIND,
     PEEK,
-    POSITION_NAMES,
+    POSITION_WORDS,
     SWAP,
     card_data,
     card_label,
@@ -108,7 +108,7 @@ def keep(state: DontGoBoomState, seat: int, position: int) -> DontGoBoomState:
     face_up = state.face_up
     if not was_face_up:
         face_up = replace_at(face_up, seat, replace_at(face_up[seat], position, True))
-    where = POSITION_NAMES[position]
+    where = POSITION_WORDS[position]
     if KIND[card] == BOMB:
         text = f"{{s{seat}}} drew a Big Bad Bomb and had to place it in {where}"
     else:
@@ -184,7 +184,7 @@ def flip(state: DontGoBoomState, seat: int, position: int) -> DontGoBoomState:
     note = entry(
         "flipped",
         seat,
-        f"{{s{seat}}} turned up {the_card(card)} in {POSITION_NAMES[position]}.",
+        f"{{s{seat}}} turned up {the_card(card)} in {POSITION_WORDS[position]}.",
         {"position": position, "card": card_facts(state, card)},
     )
     return end_turn(
@@ -221,7 +221,7 @@ def swap(
         peeked = state.peeked
         text = (
             f"{{s{seat}}} used a Swap to exchange their cards in "
-            f"{POSITION_NAMES[position]} and {POSITION_NAMES[target_position]}."
+            f"{POSITION_WORDS[position]} and {POSITION_WORDS[target_position]}."
         )
         facts: dict[str, Any] = {
             "position": position,
@@ -241,7 +241,7 @@ def swap(
         received = the_card(their_card) if received_face_up else "a face-down card"
         text = (
             f"{{s{seat}}} used a Swap: they take {received} from {{s{target_seat}}}'s "
-            f"{POSITION_NAMES[target_position]} and give their {POSITION_NAMES[position]}, "
+            f"{POSITION_WORDS[target_position]} and give their {POSITION_WORDS[position]}, "
             f"which turns face up: {card_label(my_card)}."
         )
         facts = {
@@ -275,7 +275,7 @@ def peek(state: DontGoBoomState, seat: int, position: int) -> DontGoBoomState:
 
 def peek_entry(seat: int, position: int, card_id: str, card: int | None, round_number: int) -> LogEntry:
     """The log entry of a Peek; the card is named only to the seat that peeked."""
-    where = POSITION_NAMES[position]
+    where = POSITION_WORDS[position]
     public = {"position": position, "peeked_id": card_id, "round": round_number}
     own: tuple[str, dict[str, Any]]
     if card is None:
@@ -289,7 +289,7 @@ def peek_entry(seat: int, position: int, card_id: str, card: int | None, round_n
 
 
 def peek_public_text(seat: int, position: int) -> str:
-    return f"{{s{seat}}} used a Peek on their face-down card in {POSITION_NAMES[position]}."
+    return f"{{s{seat}}} used a Peek on their face-down card in {POSITION_WORDS[position]}."
 
 
 def draw_again(state: DontGoBoomState, seat: int) -> DontGoBoomState:
@@ -344,4 +344,4 @@ def _forget(peeked: tuple[tuple[int, ...], ...], card: int) -> tuple[tuple[int, 
 
 
 def _already_face_up(position: int) -> IllegalAction:
-    return IllegalAction("card_face_up", f"The card in {POSITION_NAMES[position]} is already face up.")
+    return IllegalAction("card_face_up", f"The card in {POSITION_WORDS[position]} is already face up.")

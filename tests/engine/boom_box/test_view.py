@@ -60,11 +60,50 @@ def test_the_view_tells_whose_turn_it_is_and_what_is_still_compulsory() -> None:
     assert seat_view["in_front"] == ["1-gem2"]
 
 
-def test_the_log_names_players_by_seat_marks() -> None:
+def test_the_log_names_players_by_seat_marks_and_boxes_by_letter() -> None:
     state = table(lines={0: ["0-gem1"], 1: ["1-gem1"]})
     state = play(state, 0, "pass", box="0-gem1", claim="boom")
     entry = GAME.view(state, None)["log"][-1]
-    assert entry["text"] == "{s0} passed box 0-gem1 to {s1}, saying it holds a Boom."
+    assert entry["text"] == "{s0} passed box A to {s1}, saying it holds a Boom."
+    assert entry["box"] == "0-gem1"  # the id stays in the facts, for programs
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_a_box_keeps_one_letter_for_everyone_from_its_start_line_to_the_end(players: int) -> None:
+    """Seat 0's Start Line is A to D in its order, seat 1's E to H...; a letter never
+    moves to another box, every viewer reads the same one, and nothing but boxes on the
+    table is named (set-aside and unchosen boxes are seen by their owner alone)."""
+    letters: dict[str, str] = {}
+    for state in random_game(GAME, players, players + 40).states:
+        views = [GAME.view(state, viewer) for viewer in [*range(players), None]]
+        public = views[-1]
+        for shown in views:
+            for box_id, box in shown["boxes"].items():
+                if box["place"] in ("set_aside", "unchosen"):
+                    assert box["name"] is None
+                    continue
+                assert box["name"] == public["boxes"][box_id]["name"]
+                assert letters.setdefault(box_id, box["name"]) == box["name"]
+        for item in public["log"]:
+            if item["event"] == "start_line":
+                first = 4 * item["seat"]
+                expected = [chr(ord("A") + first + index) for index in range(4)]
+                assert [public["boxes"][box_id]["name"] for box_id in item["start_line"]] == expected
+    assert sorted(letters.values()) == [chr(ord("A") + index) for index in range(4 * players)]
+
+
+def test_texts_name_boxes_by_letter_and_set_aside_boxes_by_what_they_hold() -> None:
+    state = GAME.new(2, 3, None)
+    for seat in (0, 1):
+        for _ in range(2):
+            state = play(state, seat, "set_aside", box=GAME.legal_actions(state, seat)[0]["box"])
+    lines = [item for item in GAME.view(state, 0)["log"] if item["event"] == "start_line"]
+    gems = {box.id: box.gems for box in state.boxes}
+    held = [{0: "a Boom", 1: "one gem", 2: "two gems"}[gems[box_id]] for box_id in lines[0]["set_aside"]]
+    assert [item["text"] for item in lines] == [
+        f"You laid out your Start Line, boxes A, B, C and D, and set aside two boxes holding {' and '.join(held)}.",
+        "{s1} laid out a Start Line of four boxes: E, F, G and H.",
+    ]
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])

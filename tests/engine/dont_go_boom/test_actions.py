@@ -44,7 +44,7 @@ def test_swap_between_two_own_cards_keeps_each_card_face_state() -> None:
     assert labels(state, 0)[4] == "~1"
     assert sum(state.face_up[0]) == 1
     assert tokens(state.discard)[0] == "10"
-    assert "exchange their cards in r1c1 and r0c0" in state.log[-1].text
+    assert "exchange their cards in row 2, column 2 and row 1, column 1" in state.log[-1].text
 
 
 def test_swap_refuses_the_same_position_and_a_missing_seat() -> None:
@@ -89,7 +89,7 @@ def test_peek_shows_the_card_only_to_the_peeker_and_it_stays_face_down() -> None
         card = view["minefields"][0]["cards"][8]
         assert card["peeked"] is None
         assert card["known_by"] == [0]
-        assert view["log"][-1]["text"] == "{s0} used a Peek on their face-down card in r2c2."
+        assert view["log"][-1]["text"] == "{s0} used a Peek on their face-down card in row 3, column 3."
         assert "peeked" not in view["log"][-1]
         assert "12" not in str(view["log"][-1])
 

@@ -33,7 +33,7 @@ def test_keeping_a_card_replaces_any_card_and_shows_the_replaced_one() -> None:
     assert state.turn == 1
     assert state.phase == DRAW
     note = GAME.view(state, 1)["log"][-1]
-    assert note["text"] == "{s0} kept the 9 in r0c0, discarding the face-down 1."
+    assert note["text"] == "{s0} kept the 9 in row 1, column 1, discarding the face-down 1."
     assert note["replaced"]["value"] == 1
 
 
@@ -123,7 +123,7 @@ def test_a_bomb_drawn_from_the_deck_must_replace_a_card() -> None:
     state = act(state, 0, "keep", position=4)
     assert labels(state, 0)[4] == "B"
     assert tokens(state.discard)[0] == "6"
-    assert "had to place it in r1c1" in state.log[-1].text
+    assert "had to place it in row 2, column 2" in state.log[-1].text
 
 
 def test_a_replaced_bomb_leaves_the_game_instead_of_being_discarded() -> None:

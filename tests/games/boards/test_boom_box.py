@@ -13,11 +13,11 @@ from typing import Any
 
 from games.boards import boom_box as presenter
 from games.engine import Game, all_games
-from tests.games.boards.helpers import board_html, buttons
+from tests.games.boards.helpers import board_html, board_of, buttons
 
 GAME: Game[Any] = next(game for game in all_games() if game.slug == "boom-box")
 
-_TILE = re.compile(r'<li class="bb-tile[^"]*">(.*?)</li>', re.S)
+_TILE = re.compile(r'<li class="bb-tile[^"]*" data-box="([0-9a-f]{8})">(.*?)</li>', re.S)
 _SEAT = re.compile(r'<section class="bb-seat[^"]*" aria-label="([^"]*)">(.*?)</section>', re.S)
 
 
@@ -28,13 +28,8 @@ def _prompt(page: str) -> str:
 
 
 def _tiles(page: str) -> dict[str, str]:
-    """Each box tile's HTML by its box id."""
-    tiles = {}
-    for body in _TILE.findall(page):
-        box_id = re.search(r'<span class="bb-id">([0-9a-f]{8})</span>', body)
-        assert box_id is not None
-        tiles[box_id.group(1)] = body
-    return tiles
+    """Each box tile's HTML by its box id (a data attribute: people read the box's letter)."""
+    return dict(_TILE.findall(page))
 
 
 def _seats(page: str) -> dict[str, str]:
@@ -77,9 +72,19 @@ def test_setup_offers_your_own_boxes_to_set_aside_and_hides_the_others() -> None
     for box_id, body in tiles.items():
         assert [action["box"] for action in buttons(body)] == [box_id]
         assert f"you know: {_content(state, box_id)}" in body
-    assert presenter.label(view, {"type": "set_aside", "box": view["choose_from"][0]}) == (
-        f"Set aside box {view['choose_from'][0]} ({_content(state, view['choose_from'][0])})"
-    )
+    # Boxes not on the table have no letter yet: a label says what the box holds, and
+    # boxes holding the same are alike.
+    labels = {box_id: presenter.label(view, {"type": "set_aside", "box": box_id}) for box_id in tiles}
+    for box_id, text in labels.items():
+        kind = {"a Boom": "Boom box", "one gem": "one-gem box", "two gems": "two-gem box"}[
+            _content(state, box_id)
+        ]
+        assert text in (f"Set aside your {kind}", f"Set aside one of your {kind}es")
+    assert sorted(labels.values()) == [
+        "Set aside one of your Boom boxes", "Set aside one of your Boom boxes",
+        "Set aside one of your one-gem boxes", "Set aside one of your one-gem boxes",
+        "Set aside one of your one-gem boxes", "Set aside your two-gem box",
+    ]  # fmt: skip
     # Nobody else's box is on the page, not even its id.
     others = [box.id for box in state.boxes if box.owner != 0]
     assert not [box_id for box_id in others if box_id in page]
@@ -106,7 +111,9 @@ def test_a_start_line_shows_its_contents_to_its_owner_only() -> None:
         tile = _tiles(board_html(GAME, state, viewer))[box_id]
         assert "you know" not in tile
         assert '<span class="bb-unknown" aria-hidden="true">?</span>' in tile
-        assert f'title="Box {box_id} (Player{owner + 1})"' in tile
+        name = view["boxes"][box_id]["name"]
+        assert f'title="Box {name} (Player{owner + 1})"' in tile
+        assert f'<span class="bb-name">{name}</span>' in tile
 
 
 def test_passing_is_two_buttons_on_each_passable_box_and_the_claim_follows_the_box() -> None:
@@ -125,8 +132,11 @@ def test_passing_is_two_buttons_on_each_passable_box_and_the_claim_follows_the_b
             {"type": "pass", "box": box_id, "claim": "boom"},
         ]
     box_id = view["seats"][turn]["start_line"][0]
-    assert presenter.label(view, {"type": "pass", "box": box_id, "claim": "boom"}) == (
-        f"Pass box {box_id} ({_content(state, box_id)}) to the next player, saying it holds a Boom"
+    name = view["boxes"][box_id]["name"]
+    button = board_of(GAME, state, turn).action_for(type="pass", box=box_id, claim="boom")
+    assert button is not None
+    assert button.label == (
+        f"Pass box {name} ({_content(state, box_id)}) to Player{receiver + 1}, saying it holds a Boom"
     )
 
     state = GAME.apply(state, turn, {"type": "pass", "box": box_id, "claim": "gem"})
@@ -157,12 +167,13 @@ def test_a_box_that_came_back_must_be_opened() -> None:
     turn = state.turn
     box_id = GAME.view(state, None)["turn"]["must_open"]
     page = board_html(GAME, state, turn)
-    assert _prompt(page).startswith(f"Your own box {box_id} came back to you: you must open it")
+    name = GAME.view(state, None)["boxes"][box_id]["name"]
+    assert _prompt(page).startswith(f"Your own box {name} came back to you: you must open it")
     tile = _tiles(page)[box_id]
     assert "your box came back: open it" in tile
     assert buttons(tile) == [{"type": "open", "box": box_id}]
     assert presenter.label(GAME.view(state, turn), {"type": "open", "box": box_id}).startswith(
-        f"Open box {box_id}, your own box that came back ("
+        f"Open box {name}, your own box that came back ("
     )
 
 
@@ -183,8 +194,11 @@ def test_a_boom_at_zero_gems_lets_its_owner_remove_one_of_the_openers_boxes() ->
         assert _prompt(waiting) == (
             f"Waiting for Player{chooser + 1} to choose which of Player{opener + 1}'s boxes leaves the game."
         )
-        label = presenter.label(GAME.view(state, chooser), {"type": "remove", "box": loss["choices"][0]})
-        assert f"from Seat {opener + 1}'s boxes: it leaves the game unopened" in label
+        button = board_of(GAME, state, chooser).action_for(type="remove", box=loss["choices"][0])
+        assert button is not None
+        name = view["boxes"][loss["choices"][0]]["name"]
+        assert button.label.startswith(f"Remove box {name} ")
+        assert button.label.endswith(f"from Player{opener + 1}'s boxes: it leaves the game unopened")
 
 
 def test_the_final_board_shows_the_standings_and_every_opened_box() -> None:

@@ -91,7 +91,9 @@ def test_choosing_a_first_card_is_clicking_it_in_your_own_grid() -> None:
 
     state = GAME.apply(state, 0, {"type": "choose", "position": 5})
     mine_now = board_html(GAME, state, 0)
-    assert _prompt(mine_now) == "You chose r1c2. Waiting for Player2 and Player3 to choose."
+    assert _prompt(mine_now) == (
+        "You chose your card in row 2, column 3. Waiting for Player2 and Player3 to choose."
+    )
     assert "your pick" in _fields(mine_now)["Your minefield"]
     # Others only see that seat 0 has chosen, not where.
     theirs = board_html(GAME, state, 1)
@@ -143,11 +145,11 @@ def test_keep_labels_name_the_held_card_and_the_card_it_replaces() -> None:
     up = view["minefields"][turn]["cards"][4]
     the_up = "a Big Bad Bomb" if up["kind"] == "bomb" else f"the {up['label']}"
     assert presenter.label(view, {"type": "keep", "position": 0}) == (
-        f"Keep {the_held} in r0c0, replacing the face-down card"
+        f"Keep {the_held} in row 1, column 1, replacing the face-down card"
     )
     assert (
         presenter.label(view, {"type": "keep", "position": 4})
-        == f"Keep {the_held} in r1c1, replacing {the_up}"
+        == f"Keep {the_held} in row 2, column 2, replacing {the_up}"
     )
     page = board_html(GAME, state, turn)
     assert _prompt(page) == f"Keep {the_held}: click the card of your minefield it replaces."
@@ -223,14 +225,17 @@ def test_the_swap_panel_holds_every_swap_once_grouped_by_the_card_given() -> Non
             assert css == f"dgb-pair dgb-lo-{action['position']} dgb-hi-{action['target_position']}"
         else:
             assert css == f"dgb-opt dgb-from-{action['position']} dgb-at-{action['target_position']}"
-    view = GAME.view(state, turn)
+    # Labels name the other player, and places as people say them.
+    board = board_of(GAME, state, turn)
     target = (turn + 1) % 3
-    label = presenter.label(
-        view, {"type": "swap", "position": 0, "target_seat": target, "target_position": 8}
-    )
-    assert label.startswith("Swap your r0c0 (") and f"for Seat {target + 1}'s r2c2 (" in label
-    own = presenter.label(view, {"type": "swap", "position": 2, "target_seat": turn, "target_position": 6})
-    assert own.startswith("Swap your r0c2 (") and "with your r2c0 (" in own
+    theirs = board.action_for(type="swap", position=0, target_seat=target, target_position=8)
+    assert theirs is not None
+    assert theirs.label.startswith("Swap your card in row 1, column 1 (")
+    assert f"for Player{target + 1}'s card in row 3, column 3 (" in theirs.label
+    own = board.action_for(type="swap", position=2, target_seat=turn, target_position=6)
+    assert own is not None
+    assert own.label.startswith("Swap your card in row 1, column 3 (")
+    assert "with your card in row 3, column 1 (" in own.label
     # Spectators see the minefields but no panel.
     assert "dgb-swap" not in board_html(GAME, state, None)
 

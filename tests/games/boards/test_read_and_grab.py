@@ -60,7 +60,7 @@ def test_after_a_flip_each_set_that_can_be_grabbed_carries_its_button() -> None:
     grabs = [action for action in _legal(state) if action["type"] == "grab"]
     for action in grabs:
         owner = action["from"]
-        assert label(view, action) == f"Grab Seat {owner + 1}'s {number}s"
+        assert label(view, action) == f"Grab {{s{owner}}}'s {number}s"  # the board puts the name in
         button = page.button_for(action)
         assert button.attrs["aria-label"] == f"Grab Player{owner + 1}'s {number}s"
         # The button sits on that player's set of that number: inside their table, after its cards.
