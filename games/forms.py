@@ -6,10 +6,11 @@ from typing import Any
 
 from django import forms
 
+from games import clocks
 from games.boards.option_words import choice_words
 from games.bots import levels_for
 from games.engine import Game
-from games.models import TURN_LIMITS, Match
+from games.models import Match
 from games.services import SeatRequest
 
 PEOPLE_CHOICES = [
@@ -40,15 +41,26 @@ def _option_field(game: Game[Any], option: dict[str, Any]) -> forms.Field:
     return forms.BooleanField(label=label, help_text=help_text, initial=default, required=False)
 
 
+# The presets, and every whole number of days up to 14 ("days per move").
+TIME_CONTROLS: list[int | None] = [
+    None,
+    *sorted(
+        {limit for limit, _ in clocks.PRESETS if limit is not None}
+        | {days * clocks.DAY for days in range(1, clocks.MAX_DAYS + 1)}
+    ),
+]
+
+
 class MatchCreateForm(forms.Form):
     visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial=Match.Visibility.PUBLIC)
     turn_limit = forms.TypedChoiceField(
         label="Time control",
-        choices=[("" if limit is None else str(limit), label) for limit, label in TURN_LIMITS],
+        choices=[("" if limit is None else str(limit), clocks.describe(limit)) for limit in TIME_CONTROLS],
         coerce=int,
         empty_value=None,
         required=False,
-        help_text="Stored with the match; turn clocks are coming soon.",
+        help_text="Each player's time per turn. When it runs out, the autopilot plays that turn for them; "
+        "after three in a row they forfeit. Vacation pauses it.",
     )
 
     def __init__(self, game: Game[Any], *args: Any, **kwargs: Any):
@@ -74,6 +86,17 @@ class MatchCreateForm(forms.Form):
             self.fields[f"seat_{index}_username"] = forms.CharField(
                 label=f"Seat {index + 1}: username to invite", required=False, max_length=150
             )
+
+    def choices_to_remember(self) -> dict[str, Any]:
+        """What this form was sent with, field by field, for the next one to start from
+        (kept in the session: a new match is usually set up like the last)."""
+        remembered: dict[str, Any] = {}
+        for name, field in self.fields.items():
+            if isinstance(field, forms.BooleanField):
+                remembered[name] = self.cleaned_data.get(name, False)  # unticked is a choice too
+            elif self.data.get(name) is not None:
+                remembered[name] = self.data.get(name)
+        return remembered
 
     def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         return [(self[f"seat_{index}"], self[f"seat_{index}_username"]) for index in range(self.seat_count)]

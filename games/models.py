@@ -13,8 +13,10 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
+from games import clocks
 from games.engine import Game, all_games, get
 from games.engine.rng import GENERATORS
 
@@ -28,15 +30,12 @@ def game_choices() -> list[tuple[str, str]]:
 
 GENERATOR_CHOICES = [(name, name) for name in GENERATORS]
 
+
 # Per-turn limits a match can be created with (seconds; None is no limit). The
 # clocks that act on them come with the notifications issue; the choice is stored now.
-TURN_LIMITS: list[tuple[int | None, str]] = [
-    (None, "No time limit"),
-    (5 * 60, "5 minutes per turn"),
-    (60 * 60, "1 hour per turn"),
-    (24 * 60 * 60, "1 day per turn"),
-    (3 * 24 * 60 * 60, "3 days per turn"),
-]
+def validate_time_control(seconds: int | None) -> None:
+    if not clocks.is_time_control(seconds):
+        raise ValidationError("A time control is 5 minutes, 1 hour, or 1 to 14 days per turn.")
 
 
 class SeedField(models.CharField):
@@ -88,8 +87,12 @@ class Match(models.Model):
     generator = models.CharField(max_length=12, choices=GENERATOR_CHOICES, default="keyed", editable=False)
     state = models.JSONField(null=True, blank=True, editable=False)
     ply = models.PositiveIntegerField(default=0)
+    # Seconds per turn, or none (games/clocks.py: the presets, or 1 to 14 whole days).
     turn_limit = models.PositiveIntegerField(
-        null=True, blank=True, choices=TURN_LIMITS, help_text="Seconds per turn; empty for no limit."
+        null=True,
+        blank=True,
+        validators=[validate_time_control],
+        help_text="Seconds per turn; empty for no limit.",
     )
     # Turns in a row a player may lose on time before they forfeit (timeouts play the
     # autopilot for them), and whether their vacation pauses this match's clocks (a
@@ -123,6 +126,11 @@ class Match(models.Model):
         if self.state is None:
             raise ValueError(f"{self} has not started: it has no state yet")
         return self.engine.decode(self.state)
+
+    @property
+    def time_control(self) -> str:
+        """The time control in words: "No time limit", "1 hour per turn", "7 days per turn"."""
+        return clocks.describe(self.turn_limit)
 
     @property
     def game_name(self) -> str:

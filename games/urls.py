@@ -6,6 +6,7 @@ urlpatterns = [
     path("play/", views.play, name="play"),
     path("play/<slug:slug>/", views.game_detail, name="game_detail"),
     path("play/<slug:slug>/how-to-play", views.how_to_play, name="how_to_play"),
+    path("play/<slug:slug>/quick", views.quick_match, name="quick_match"),
     path("matches/", views.my_matches, name="my_matches"),
     path("matches/<int:match_id>/", views.match_page, name="match"),
     path("matches/<int:match_id>/board", views.match_board, name="match_board"),

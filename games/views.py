@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games import selectors, services
+from games.bots import levels_for
 from games.engine import IllegalAction, all_games, get
 from games.errors import ErrorCode
 from games.forms import MatchCreateForm
@@ -26,6 +27,7 @@ from games.how_to_play import has_how_to_play, how_to_play_template
 from games.inputs import BadInput, parse_json
 from games.live_fragments import live_html
 from games.models import Match
+from games.services import SeatRequest
 
 
 def play(request: HttpRequest) -> HttpResponse:
@@ -46,7 +48,11 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
         game = get(slug)
     except IllegalAction:
         raise Http404("No such game.") from None
-    form = MatchCreateForm(game, request.POST or None)
+    # The form starts from the choices this browser made last time for this game.
+    remembered = request.session.get(_remembered_key(game.slug))
+    form = MatchCreateForm(
+        game, request.POST or None, initial=remembered if isinstance(remembered, dict) else None
+    )
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"/accounts/login/?next={request.path}")
@@ -64,8 +70,10 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
             except services.MatchError as error:
                 form.add_error(None, str(error))
             else:
+                request.session[_remembered_key(game.slug)] = form.choices_to_remember()
                 return redirect("match", match.pk)
     options = [option.as_data() for option in game.options]
+    levels = levels_for(game)
     return render(
         request,
         "games/game_detail.html",
@@ -73,10 +81,43 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "game": game,
             "options": options,
             "form": form,
+            "bot_levels": [(level, f"{level.title()} Bot") for level in levels],
+            "default_level": QUICK_LEVEL if QUICK_LEVEL in levels else levels[0],
             "open_matches": selectors.open_public_matches(game.slug),
         },
         status=400 if request.method == "POST" else 200,
     )
+
+
+def _remembered_key(slug: str) -> str:
+    return f"new-match:{slug}"
+
+
+# The level a one-click match offers first: sensible rules of thumb, beatable.
+QUICK_LEVEL = "basic"
+
+
+@login_required
+@require_POST
+def quick_match(request: HttpRequest, slug: str) -> HttpResponse:
+    """One click from the game's page: the player against bots of one level, with the
+    game's default options, as few seats as the game is played with (two at least)."""
+    assert isinstance(request.user, User)
+    try:
+        game = get(slug)
+    except IllegalAction:
+        raise Http404("No such game.") from None
+    level = request.POST.get("level", "")
+    if level not in levels_for(game):
+        messages.error(request, "Choose one of the bot levels offered for this game.")
+        return redirect("game_detail", game.slug)
+    seats = [SeatRequest("me"), *[SeatRequest("bot", level=level)] * (max(2, game.min_players) - 1)]
+    try:
+        match = services.match_create(creator=request.user, game_slug=game.slug, options={}, seats=seats)
+    except services.MatchError as error:
+        messages.error(request, str(error))
+        return redirect("game_detail", game.slug)
+    return redirect("match", match.pk)
 
 
 def how_to_play(request: HttpRequest, slug: str) -> HttpResponse:

@@ -12,12 +12,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.names import bot_seat_name
-from games import effects
+from games import clocks, effects
 from games.engine import IllegalAction
 from games.engine.options import parse_options
 from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
-from games.models import TURN_LIMITS, Match, Seat
+from games.models import Match, Seat
 from games.services.common import bot_account, engine_for
 from games.services.endings import store_state
 
@@ -117,8 +117,10 @@ def match_create_seated(
         raise MatchError(ErrorCode.INVITED_TWICE, "A person can only take one seat.")
     if visibility not in Match.Visibility.values:
         raise MatchError(ErrorCode.BAD_VISIBILITY, "A match is either public or private.")
-    if turn_limit not in [limit for limit, _ in TURN_LIMITS]:
-        raise MatchError(ErrorCode.BAD_TURN_LIMIT, "Pick one of the offered time controls.")
+    if not clocks.is_time_control(turn_limit):
+        raise MatchError(
+            ErrorCode.BAD_TURN_LIMIT, "Choose no time limit, 5 minutes, 1 hour, or 1 to 14 days per turn."
+        )
     try:
         parsed = parse_options(game.options, options)
         game.new(len(seats), 0, parsed)  # catches combinations only the game knows (variant vs players)

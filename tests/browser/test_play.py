@@ -237,3 +237,18 @@ def test_two_people_choosing_at_the_same_moment_both_count(live_site: str, brows
     hold_boards["on"] = False
     for page in pages.values():
         page.context.close()
+
+
+def test_a_new_player_starts_a_match_against_a_bot_in_one_click(live_site: str, browser: Any) -> None:
+    off_the_event_loop(ensure_bot_accounts)
+    person = off_the_event_loop(lambda: User.objects.create_user(username="newcomer", password=PASSWORD))
+    context = browser.new_context()
+    log_in(context, live_site, person)
+    page = context.new_page()
+    page.goto(f"{live_site}/play/ka-blam/")
+    assert page.locator("#quick-level").input_value() == "basic"
+    page.click("#quick-start-button")
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    page.wait_for_function("() => document.getElementById('match-live').dataset.status === 'running'")
+    assert "Basic Bot" in page.locator("#match-live").inner_text()
+    context.close()

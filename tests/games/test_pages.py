@@ -180,3 +180,65 @@ def test_the_scenario_picker_shows_how_often_bots_win() -> None:
     assert re.search(
         r'<option value="training"[^>]*>1\. Training \(training, a basic bot team wins \d+%\)</option>', page
     )
+
+
+def test_one_click_starts_a_match_against_bots_of_the_chosen_level(ann: User) -> None:
+    client = logged_in(ann)
+    page = client.get("/play/go-fox/").content.decode()
+    assert re.search(r'<option value="basic" selected>Basic Bot</option>', page)  # the default
+    response = client.post("/play/go-fox/quick", {"level": "expert"})
+    match = Match.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/"
+    seats = list(match.seats.select_related("user"))
+    assert [seat.user.username for seat in seats] == ["ann", "bot-expert"]  # type: ignore[union-attr]
+    assert match.status == Match.Status.RUNNING and match.turn_limit is None
+
+
+def test_a_one_click_match_fills_as_many_seats_as_the_game_needs(ann: User) -> None:
+    logged_in(ann).post("/play/booby-trap/quick", {"level": "random"})
+    assert Match.objects.get().seats.count() == 2
+
+
+def test_a_one_click_match_with_a_level_not_offered_creates_nothing(ann: User) -> None:
+    client = logged_in(ann)
+    for level in ("", "grandmaster", "BASIC"):
+        response = client.post("/play/go-fox/quick", {"level": level}, follow=True)
+        assert "Choose one of the bot levels" in response.content.decode()
+    assert client.get("/play/go-fox/quick").status_code == 405
+    assert Client().post("/play/go-fox/quick", {"level": "basic"}).status_code == 302  # to log in
+    assert not Match.objects.exists()
+
+
+def test_the_new_match_form_remembers_the_last_choices(ann: User, bob: User) -> None:
+    client = logged_in(ann)
+    client.post(
+        "/play/dont-go-boom/",
+        {"seat_0": "me", "seat_1": "invite", "seat_1_username": "bob", "seat_2": "bot-expert",
+         "option_rounds": "2", "visibility": "private", "turn_limit": str(7 * 24 * 3600)},
+    )  # fmt: skip
+    assert Match.objects.count() == 1
+    page = client.get("/play/dont-go-boom/").content.decode()
+    selected = dict(
+        re.findall(r'<select name="(\w+)"[^>]*>.*?<option value="([^"]*)"[^>]*selected', page, re.S)
+    )
+    assert selected["seat_1"] == "invite" and selected["seat_2"] == "bot-expert"
+    assert selected["visibility"] == "private" and selected["turn_limit"] == str(7 * 24 * 3600)
+    assert 'name="option_rounds" value="2"' in page and re.search(r'name="seat_1_username"[^>]* value="bob"', page)
+    # Another person's form starts from the defaults.
+    other = logged_in(bob).get("/play/dont-go-boom/").content.decode()
+    assert re.search(r'name="seat_1_username"[^>]* value=""', other)
+
+
+def test_a_time_control_of_days_per_move_is_offered_and_kept(ann: User) -> None:
+    page = logged_in(ann).get("/play/go-fox/").content.decode()
+    for days in (1, 2, 7, 14):
+        assert (
+            f'<option value="{days * 24 * 3600}">{days} day{"s" if days > 1 else ""} per turn</option>'
+            in page
+        )
+    assert f'value="{15 * 24 * 3600}"' not in page
+    response = logged_in(ann).post(
+        "/play/go-fox/",
+        {"seat_0": "me", "seat_1": "open", "visibility": "public", "turn_limit": str(15 * 86400)},
+    )
+    assert response.status_code == 400 and not Match.objects.exists()
