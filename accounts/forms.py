@@ -12,3 +12,21 @@ class AccountSettingsForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         return display_name_checked(self.cleaned_data["display_name"], user=self.instance)
+
+
+class NotificationSettingsForm(forms.ModelForm):
+    """Which emails the player gets (games/notify); the choices and their checks are the model's."""
+
+    class Meta:
+        model = User
+        fields = ["notify_turn", "notify_invitation", "notify_game_over", "digest_hour"]
+        labels = {
+            "notify_turn": "Your turn, and “about to lose on time”",
+            "notify_invitation": "Invitations to a match",
+            "notify_game_over": "A match is over",
+            "digest_hour": "Send the daily digest at",
+        }
+        help_texts = {
+            "notify_turn": "An email once you have not played for a while, and another before your time runs out.",
+            "digest_hour": "In your time zone. The digest lists the matches waiting for you, sorted by time left; no digest when nothing waits.",
+        }

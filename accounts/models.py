@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import zoneinfo
-from datetime import datetime
+from datetime import UTC, datetime, time, timedelta
 from functools import cache
 
 from django.contrib.auth.models import AbstractUser
@@ -23,6 +23,21 @@ def default_vacation_days() -> int:
     from django.conf import settings
 
     return int(settings.VACATION_DAYS_PER_YEAR)
+
+
+class Notify(models.TextChoices):
+    """How a player wants one kind of email (games/notify, docs/site.md "Notifications")."""
+
+    EACH = "each", "Every time"
+    DIGEST = "digest", "In my daily digest"
+    OFF = "off", "Off"
+
+
+# The preference of each kind a player chooses, by the name the unsubscribe links use.
+# The "about to lose on time" alarm follows ``turn``. Game over has no digest: a result
+# is news once, and the digest lists what waits for the player, which a result does not.
+NOTIFY_FIELDS = {"turn": "notify_turn", "invitation": "notify_invitation", "game_over": "notify_game_over"}
+DEFAULT_DIGEST_HOUR = 8
 
 
 @cache
@@ -45,6 +60,22 @@ class User(AbstractUser):
     vacation_until = models.DateTimeField(null=True, blank=True, db_index=True)
     vacation_days_left = models.PositiveSmallIntegerField(default=default_vacation_days)
     vacation_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Email notifications (games/notify): per kind, every time, in the daily digest, or
+    # off. The digest goes at ``digest_hour`` o'clock in the player's time zone;
+    # ``next_digest_at`` is that moment, kept by the services whenever a preference, the
+    # hour or the zone changes and after each digest, and indexed, so the sweep finds who
+    # is due without reading every user. Empty when no kind is set to the digest.
+    notify_turn = models.CharField(max_length=6, choices=Notify.choices, default=Notify.EACH)
+    notify_invitation = models.CharField(max_length=6, choices=Notify.choices, default=Notify.EACH)
+    notify_game_over = models.CharField(
+        max_length=6,
+        choices=[(Notify.EACH, Notify.EACH.label), (Notify.OFF, Notify.OFF.label)],
+        default=Notify.EACH,
+    )
+    digest_hour = models.PositiveSmallIntegerField(
+        default=DEFAULT_DIGEST_HOUR, choices=[(hour, f"{hour:02d}:00") for hour in range(24)]
+    )
+    next_digest_at = models.DateTimeField(null=True, blank=True, db_index=True, editable=False)
 
     class Meta:
         constraints = [
@@ -53,7 +84,16 @@ class User(AbstractUser):
                     models.Q(is_bot=False, bot_level="") | models.Q(is_bot=True, bot_level__in=BOT_LEVELS)
                 ),
                 name="bot_level_only_for_bots",
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    notify_turn__in=Notify.values,
+                    notify_invitation__in=Notify.values,
+                    notify_game_over__in=[Notify.EACH, Notify.OFF],
+                    digest_hour__lte=23,
+                ),
+                name="notification_preferences_valid",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -65,6 +105,45 @@ class User(AbstractUser):
 
     def on_vacation(self, now: datetime) -> bool:
         return self.vacation_until is not None and self.vacation_until > now
+
+    def vacation_days_available(self, now: datetime) -> int:
+        """The bank as the next vacation will find it: a new year refills it
+        (games/services/clocks.py does the refill when the vacation begins)."""
+        from django.conf import settings
+
+        if self.vacation_year != now.year:
+            return int(settings.VACATION_DAYS_PER_YEAR)
+        return self.vacation_days_left
+
+    def notify_preference(self, name: str) -> str:
+        """The player's choice for ``name``, one of ``NOTIFY_FIELDS``: a ``Notify`` value."""
+        return str(getattr(self, NOTIFY_FIELDS[name]))
+
+    @property
+    def wants_digest(self) -> bool:
+        return Notify.DIGEST in (self.notify_turn, self.notify_invitation)
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The player's time zone (UTC if the stored name is unknown to this machine)."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+    def next_digest_after(self, now: datetime) -> datetime | None:
+        """The first ``digest_hour`` o'clock in the player's time zone after ``now``, or
+        None when no kind is set to the digest. Compared in UTC: two datetimes of one zone
+        compare by wall time, which a change of daylight saving time makes wrong."""
+        if not self.wants_digest:
+            return None
+        zone = self.zone
+        today = now.astimezone(zone).date()
+        moment = datetime.combine(today, time(self.digest_hour), tzinfo=zone).astimezone(UTC)
+        if moment <= now:
+            tomorrow = today + timedelta(days=1)
+            moment = datetime.combine(tomorrow, time(self.digest_hour), tzinfo=zone).astimezone(UTC)
+        return moment
 
     @property
     def bot_description(self) -> str:

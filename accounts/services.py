@@ -6,10 +6,11 @@ import hashlib
 import secrets
 
 from allauth.account.models import EmailAddress
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import ApiToken, User
+from accounts.models import NOTIFY_FIELDS, ApiToken, Notify, User
 from accounts.names import display_name_checked
 
 DEMO_ADMIN_USERNAME = "admin"
@@ -20,7 +21,44 @@ def user_update_settings(*, user: User, display_name: str, time_zone: str) -> Us
     user.display_name = display_name_checked(display_name, user=user)
     user.time_zone = time_zone
     user.full_clean(exclude=["password"])
-    user.save(update_fields=["display_name", "time_zone"])
+    # The digest's hour is in the player's zone: a new zone moves it.
+    user.next_digest_at = user.next_digest_after(timezone.now())
+    user.save(update_fields=["display_name", "time_zone", "next_digest_at"])
+    return user
+
+
+# -- email notifications (games/notify) ------------------------------------------
+
+
+def user_update_notifications(
+    *, user: User, turn: str, invitation: str, game_over: str, digest_hour: int
+) -> User:
+    """Set how the player wants each kind of email and the digest's hour (0-23, in their
+    time zone). Raises ``ValidationError`` for a value outside the choices, before
+    anything changes."""
+    choices = {"turn": turn, "invitation": invitation, "game_over": game_over}
+    for name, value in choices.items():
+        allowed = [Notify.EACH, Notify.OFF] if name == "game_over" else list(Notify)
+        if value not in allowed:
+            raise ValidationError(f"{value!r} is not a choice for {name.replace('_', ' ')} emails.")
+    if type(digest_hour) is not int or not 0 <= digest_hour <= 23:
+        raise ValidationError("The digest's hour is a whole hour from 0 to 23.")
+    for name, value in choices.items():
+        setattr(user, NOTIFY_FIELDS[name], value)
+    user.digest_hour = digest_hour
+    user.next_digest_at = user.next_digest_after(timezone.now())
+    user.save(update_fields=[*NOTIFY_FIELDS.values(), "digest_hour", "next_digest_at"])
+    return user
+
+
+def user_notification_off(*, user: User, name: str) -> User:
+    """Turn off one kind of email (``NOTIFY_FIELDS``): the one-click unsubscribe. Only
+    that field is written, so a settings page saved at the same moment keeps the rest."""
+    if name not in NOTIFY_FIELDS:
+        raise ValidationError(f"There are no {name!r} emails.")
+    setattr(user, NOTIFY_FIELDS[name], Notify.OFF)
+    user.next_digest_at = user.next_digest_after(timezone.now())
+    user.save(update_fields=[NOTIFY_FIELDS[name], "next_digest_at"])
     return user
 
 

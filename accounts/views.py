@@ -2,13 +2,22 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.forms import AccountSettingsForm
+from accounts.forms import AccountSettingsForm, NotificationSettingsForm
 from accounts.models import User
-from accounts.services import TokenError, api_token_create, api_token_revoke, user_update_settings
+from accounts.services import (
+    TokenError,
+    api_token_create,
+    api_token_revoke,
+    user_update_notifications,
+    user_update_settings,
+)
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -28,14 +37,55 @@ def account_settings(request: HttpRequest) -> HttpResponse:
         )
         messages.success(request, "Your settings are saved.")
         return redirect("account_settings")
+    return _settings_page(request, request.user, form=form)
+
+
+@login_required
+@require_POST
+def notification_settings(request: HttpRequest) -> HttpResponse:
+    assert isinstance(request.user, User)
+    form = NotificationSettingsForm(request.POST, instance=request.user)
+    if form.is_valid():
+        try:
+            user_update_notifications(
+                user=request.user,
+                turn=form.cleaned_data["notify_turn"],
+                invitation=form.cleaned_data["notify_invitation"],
+                game_over=form.cleaned_data["notify_game_over"],
+                digest_hour=form.cleaned_data["digest_hour"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, "Your email settings are saved.")
+            return redirect(reverse("account_settings") + "#notifications")
+    return _settings_page(request, User.objects.get(pk=request.user.pk), notifications=form, status=400)
+
+
+def _settings_page(
+    request: HttpRequest,
+    user: User,
+    *,
+    form: AccountSettingsForm | None = None,
+    notifications: NotificationSettingsForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The account page: settings, email notifications, vacation (its forms post to
+    games/notify, which owns the clocks: accounts import nothing from games) and API tokens."""
+    now = timezone.now()
     return render(
         request,
         "accounts/settings.html",
         {
-            "form": form,
-            "tokens": request.user.api_tokens.all(),
+            "form": form or AccountSettingsForm(instance=user),
+            "notifications": notifications or NotificationSettingsForm(instance=user),
+            "on_vacation": user.on_vacation(now),
+            "vacation_until": user.vacation_until,
+            "vacation_days": user.vacation_days_available(now),
+            "tokens": user.api_tokens.all(),
             "new_token": request.session.pop("new_api_token", None),
         },
+        status=status,
     )
 
 

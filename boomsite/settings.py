@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "games.notify",  # label "notify": emails of async play (docs/site.md, "Notifications")
 ]
 
 MIDDLEWARE = [
@@ -173,7 +174,9 @@ BOT_TURN_STALE_SECONDS = 30
 # match id after the commit that finished it, from an outbox row written with it, and
 # again every ANNOUNCEMENT_RETRY_SECONDS until it marks the row delivered. Features add
 # their entry here, so the core never imports them (ratings and tournaments will).
-MATCH_FINISHED_TASKS: list[str] = []
+MATCH_FINISHED_TASKS: list[str] = [
+    "games.notify.tasks.match_finished",  # the "match over" emails
+]
 # Turn clocks (games/clocks.py): the sweep's period, the grace before a "your turn"
 # email, and each player's vacation bank per year.
 CLOCK_SWEEP_SECONDS = config.env_int("CLOCK_SWEEP_SECONDS", 15)
@@ -184,6 +187,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-bot-turns": {"task": "games.tasks.sweep_bot_turns", "schedule": 30.0},
     "resend-announcements": {"task": "games.tasks.resend_announcements", "schedule": 60.0},
     "sweep-clocks": {"task": "games.tasks.sweep_clocks", "schedule": float(CLOCK_SWEEP_SECONDS)},
+    # Nudges, alarms, invitations and digests that fell due (games/notify/services.py).
+    "sweep-notices": {"task": "games.notify.tasks.sweep_notices", "schedule": float(CLOCK_SWEEP_SECONDS)},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -14,5 +14,6 @@ urlpatterns = [
     path("players/<str:username>/", account_views.profile, name="profile"),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
+    path("notify/", include("games.notify.urls")),
     path("", include("games.urls")),
 ]

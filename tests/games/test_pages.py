@@ -223,7 +223,9 @@ def test_the_new_match_form_remembers_the_last_choices(ann: User, bob: User) -> 
     )
     assert selected["seat_1"] == "invite" and selected["seat_2"] == "bot-expert"
     assert selected["visibility"] == "private" and selected["turn_limit"] == str(7 * 24 * 3600)
-    assert 'name="option_rounds" value="2"' in page and re.search(r'name="seat_1_username"[^>]* value="bob"', page)
+    assert 'name="option_rounds" value="2"' in page and re.search(
+        r'name="seat_1_username"[^>]* value="bob"', page
+    )
     # Another person's form starts from the defaults.
     other = logged_in(bob).get("/play/dont-go-boom/").content.decode()
     assert re.search(r'name="seat_1_username"[^>]* value=""', other)

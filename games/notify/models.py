@@ -1,0 +1,73 @@
+"""What was decided about each email, one row per (person, match, turn, kind).
+
+A ``Notice`` is written, with the unique key below, **before** its email is sent. It
+is the whole of exactly-once: two sweeps that find the same due turn both try to write
+the row, one succeeds and sends, the other is refused by the constraint and sends
+nothing (on SQLite too, where row locks do nothing). A worker killed after writing the
+row and before the mail left leaves the row ``claimed``; the sweep takes such a row
+over after ``RETRY_AFTER`` (games/notify/services.py) and sends it then, so nothing
+is lost, and nothing is sent twice unless the process dies in the instant between the
+mail server's "accepted" and the row's ``sent``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Notice(models.Model):
+    class Kind(models.TextChoices):
+        TURN = "turn", "Your turn"
+        ALARM = "alarm", "About to lose on time"
+        INVITATION = "invitation", "Invitation"
+        GAME_OVER = "game_over", "Match over"
+        DIGEST = "digest", "Daily digest"
+
+    class Status(models.TextChoices):
+        CLAIMED = "claimed", "Claimed, not sent yet"
+        SENT = "sent", "Sent"
+        DROPPED = "dropped", "Not sent (see note)"
+        FAILED = "failed", "Failed (gave up)"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # Empty for the digest, which is about no one match.
+    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE)
+    # The turn: the seat's ``decision_ply`` (turn, alarm), the final ply (game over),
+    # 0 (invitation, digest). A new turn is a new decision_ply, so it gets its own nudge.
+    ply = models.PositiveIntegerField(default=0)
+    # The digest's day, in the player's time zone: one digest per local day.
+    day = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.CLAIMED)
+    note = models.CharField(max_length=200, blank=True)
+    claimed_at = models.DateTimeField()
+    attempts = models.PositiveSmallIntegerField(default=1)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "match", "ply", "kind"],
+                condition=models.Q(match__isnull=False),
+                name="one_notice_per_turn_and_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "day"], condition=models.Q(kind="digest"), name="one_digest_per_local_day"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="digest", match__isnull=True, day__isnull=False)
+                | (~models.Q(kind="digest") & models.Q(match__isnull=False, day__isnull=True)),
+                name="notice_names_a_match_or_a_day",
+            ),
+        ]
+        # The retry's question, "what was claimed and never sent?", reads only those rows.
+        indexes = [
+            models.Index(
+                fields=["claimed_at"], condition=models.Q(status="claimed"), name="notice_claimed_unsent"
+            )
+        ]
+
+    def __str__(self) -> str:
+        about = f"match {self.match_id} ply {self.ply}" if self.match_id else str(self.day)
+        return f"{self.get_kind_display()} to {self.user_id}, {about}: {self.status}"

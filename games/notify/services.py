@@ -1,0 +1,319 @@
+"""Notification writes: the sweep acts on each due item exactly once; unsubscribing.
+
+How one item is done exactly once (docs/site.md, "Notifications"):
+
+1. It is found by the indexed column that makes it due: ``Seat.nudge_at`` (your turn),
+   ``Seat.alarm_at`` (about to lose on time), ``User.next_digest_at`` (the digest), or
+   for an invitation, among the open matches (``selectors.invitations_due``).
+2. In one transaction its ``Notice`` row is written, whose unique key refuses a second
+   row for the same person, match, turn and kind (or digest day), and the column is
+   cleared or advanced, on condition that it still holds the value the sweep read. A
+   sweep that lost a race to another, or to a move (the core recomputes the columns
+   whenever a decision opens), changes nothing and sends nothing.
+3. After the commit the email is sent, and the row marked ``sent``.
+
+A sender that dies between 2 and 3 (a killed worker, a mail server that is down)
+leaves its row ``claimed``: ``retry_notice`` takes it over once it is ``RETRY_AFTER``
+old (one conditional UPDATE decides which sweep), and sends it then, or drops it if
+what it was about is over. So no email is lost, and none is sent twice unless the
+sender dies in the instant between the mail server's "accepted" and step 3's update.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import Notify, User
+from accounts.services import user_notification_off
+from games import presence
+from games.models import Match, Seat
+from games.notify import emails, selectors
+from games.notify.models import Notice
+from games.services import announcement_delivered
+
+logger = logging.getLogger(__name__)
+
+Kind = Notice.Kind
+# A claimed notice not sent after this long lost its sender: well past one send (the
+# SMTP backend gives up after EMAIL_TIMEOUT, 10 s), short enough to still be news.
+RETRY_AFTER = timedelta(minutes=5)
+MAX_ATTEMPTS = 5
+# The task that hears "match finished" (settings.MATCH_FINISHED_TASKS names it).
+MATCH_FINISHED_TASK = "games.notify.tasks.match_finished"
+
+
+def sweep(now: datetime) -> dict[str, int]:
+    """Act on everything due at ``now``; counts of what happened, e.g. ``{"turn sent": 2}``.
+    One item that fails is logged and left for the next sweep; the others go on."""
+    counts: Counter[str] = Counter()
+    for seat_id, due_at in selectors.nudges_due(now):
+        counts[f"turn {_guarded(seat_notice, seat_id=seat_id, due_at=due_at, kind=Kind.TURN)}"] += 1
+    for seat_id, due_at in selectors.alarms_due(now):
+        counts[f"alarm {_guarded(seat_notice, seat_id=seat_id, due_at=due_at, kind=Kind.ALARM)}"] += 1
+    for seat_id in selectors.invitations_due(now):
+        counts[f"invitation {_guarded(invitation_notice, seat_id=seat_id)}"] += 1
+    for user_id, due_at in selectors.digests_due(now):
+        counts[f"digest {_guarded(digest_notice, user_id=user_id, due_at=due_at)}"] += 1
+    for notice_id, claimed_at in selectors.notices_to_retry(now - RETRY_AFTER):
+        counts[f"retry {_guarded(retry_notice, notice_id=notice_id, claimed_at=claimed_at)}"] += 1
+    return dict(counts)
+
+
+def _guarded(action: Callable[..., str], **arguments: object) -> str:
+    try:
+        return action(**arguments)
+    except Exception:
+        logger.exception("notify: %s%r failed; tried again by a later sweep", action.__name__, arguments)
+        return "failed"
+
+
+def why_no_email(user: User | None, kind: str, now: datetime) -> str | None:
+    """Why ``user`` gets no email of ``kind`` now, or None if they do."""
+    if user is None or user.is_bot:
+        return "bots get no email"
+    if not user.is_active:
+        return "the account is inactive"
+    if not user.email:
+        return "no email address"
+    if user.on_vacation(now):
+        return "on vacation"
+    if kind == Kind.DIGEST:
+        return None if user.wants_digest else "no digest wanted"
+    # The alarm follows the "your turn" choice.
+    preference = "turn" if kind == Kind.ALARM else kind
+    if user.notify_preference(preference) != Notify.EACH:
+        return f"{preference.replace('_', ' ')} emails are {user.notify_preference(preference)}"
+    return None
+
+
+# -- your turn, and about to lose on time ----------------------------------------------
+
+
+def seat_notice(*, seat_id: int, due_at: datetime, kind: str) -> str:
+    """The "your turn" (``nudge_at``) or "about to lose on time" (``alarm_at``) email of
+    one seat, due at ``due_at``. Someone looking at the match gets none: their column
+    is moved on by the grace instead."""
+    column = "nudge_at" if kind == Kind.TURN else "alarm_at"
+    now = timezone.now()
+    seat = Seat.objects.select_related("user", "match").filter(pk=seat_id, **{column: due_at}).first()
+    if seat is None or due_at > now:
+        return "gone"  # the player moved (the core recomputed the column), or another sweep acted
+
+    def advance_to(value: datetime | None) -> Callable[[], bool]:
+        return lambda: bool(Seat.objects.filter(pk=seat_id, **{column: due_at}).update(**{column: value}))
+
+    why_not = _why_no_turn_email(seat, kind, now)
+    if why_not is not None:
+        advance_to(None)()
+        return "skipped"
+    assert seat.user is not None and seat.decision_ply is not None
+    if presence.is_connected(seat.user.pk, seat.match_id):
+        advance_to(_later(seat, column, now))()
+        return "pushed"
+    notice = Notice(user=seat.user, match=seat.match, ply=seat.decision_ply, kind=kind, claimed_at=now)
+    if not _claim(notice, advance_to(None)):
+        return "taken"
+    return deliver(notice)
+
+
+def _why_no_turn_email(seat: Seat, kind: str, now: datetime) -> str | None:
+    if seat.match.status != Match.Status.RUNNING or seat.decision_ply is None or seat.resigned_at:
+        return "nothing owed"
+    if seat.deadline_at is not None and seat.deadline_at <= now:
+        return "the time ran out"  # the autopilot plays now: a reminder would come too late
+    return why_no_email(seat.user, kind, now)
+
+
+def _later(seat: Seat, column: str, now: datetime) -> datetime | None:
+    """When to look again at a nudge or alarm put off because its player is at the
+    table: a grace later, unless the next event (the alarm, the deadline) comes first
+    and says it all."""
+    later = now + selectors.grace()
+    next_event = (seat.alarm_at if column == "nudge_at" else None) or seat.deadline_at
+    return None if next_event is not None and later >= next_event else later
+
+
+# -- invitations, game over, the digest ------------------------------------------------
+
+
+def invitation_notice(*, seat_id: int) -> str:
+    """The email of an invitation waiting since the grace. A person who wants none gets
+    a ``dropped`` row, so the due list leaves the invitation behind (it has no column)."""
+    now = timezone.now()
+    seat = Seat.objects.select_related("user", "match").filter(pk=seat_id).first()
+    if seat is None or not seat.is_invitation or seat.match.status != Match.Status.OPEN:
+        return "gone"
+    notice = Notice(user=seat.user, match=seat.match, kind=Kind.INVITATION, claimed_at=now)
+    why_not = why_no_email(seat.user, Kind.INVITATION, now)
+    if why_not is not None:
+        notice.status, notice.note = Notice.Status.DROPPED, why_not
+        return "skipped" if _claim(notice) else "taken"
+    if not _claim(notice):
+        return "taken"
+    return deliver(notice)
+
+
+def game_over_notices(*, match_id: int) -> int:
+    """ "The match is over": one email to each person who played ``match_id`` and wants
+    it. Told by the match-finished announcement, which may come more than once: the
+    notices' unique key makes it once. Returns how many were sent now."""
+    now = timezone.now()
+    match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED).first()
+    sent = 0
+    if match is not None:
+        for seat in match.seats.select_related("user").filter(user__isnull=False, joined_at__isnull=False):
+            if why_no_email(seat.user, Kind.GAME_OVER, now) is not None:
+                continue
+            notice = Notice(user=seat.user, match=match, ply=match.ply, kind=Kind.GAME_OVER, claimed_at=now)
+            if _claim(notice):
+                sent += deliver(notice) == "sent"
+    announcement_delivered(match_id=match_id, task_name=MATCH_FINISHED_TASK)
+    return sent
+
+
+def digest_notice(*, user_id: int, due_at: datetime) -> str:
+    """The daily digest of one person, due at ``due_at`` (their hour, in their zone):
+    every match waiting for them of the kinds they chose the digest for. Nothing
+    waiting, no email. One per local day, by the notice's key (the person may move
+    the hour or the zone after today's went)."""
+    now = timezone.now()
+    user = User.objects.filter(pk=user_id, next_digest_at=due_at).first()
+    if user is None or due_at > now:
+        return "gone"
+    following = user.next_digest_after(now)
+
+    def advance() -> bool:
+        return bool(User.objects.filter(pk=user_id, next_digest_at=due_at).update(next_digest_at=following))
+
+    if why_no_email(user, Kind.DIGEST, now) is not None or not _digest_items(user, now):
+        advance()
+        return "skipped"
+    notice = Notice(user=user, kind=Kind.DIGEST, day=due_at.astimezone(user.zone).date(), claimed_at=now)
+    if not _claim(notice, advance):
+        return "taken"
+    return deliver(notice)
+
+
+def _digest_items(user: User, now: datetime) -> list[selectors.Waiting]:
+    return selectors.waiting_for(
+        user,
+        now,
+        turns=user.notify_turn == Notify.DIGEST,
+        invitations=user.notify_invitation == Notify.DIGEST,
+    )
+
+
+# -- claiming, sending, retrying --------------------------------------------------------
+
+
+def _claim(notice: Notice, advance: Callable[[], bool] | None = None) -> bool:
+    """Write ``notice`` and, in the same transaction, clear or advance the column that
+    made it due (``advance``: False if the column moved meanwhile). False, and nothing
+    written, if its key is taken (another sweep, or this turn had its email already) or
+    the column moved."""
+    try:
+        with transaction.atomic():
+            notice.save(force_insert=True)
+            if advance is not None and not advance():
+                raise _ColumnMoved
+    except IntegrityError:
+        # This notice exists already: only the column is left to tidy, so the due set stays small.
+        if advance is not None:
+            advance()
+        return False
+    except _ColumnMoved:
+        return False
+    return True
+
+
+class _ColumnMoved(Exception):
+    """The due column changed between the sweep's read and its claim: roll the claim back."""
+
+
+def deliver(notice: Notice) -> str:
+    """Send the email a claimed notice stands for and mark it ``sent``; ``dropped`` when
+    it no longer applies (the turn was played, the person turned the kind off)."""
+    now = timezone.now()
+    message = _email_for(notice, now)
+    if isinstance(message, str):
+        Notice.objects.filter(pk=notice.pk, status=Notice.Status.CLAIMED).update(
+            status=Notice.Status.DROPPED, note=message
+        )
+        return "dropped"
+    try:
+        emails.send(message)
+    except Exception:
+        logger.exception("notify: notice %s (attempt %s) was not sent", notice.pk, notice.attempts)
+        return "failed"  # still claimed: retried after RETRY_AFTER
+    Notice.objects.filter(pk=notice.pk, status=Notice.Status.CLAIMED).update(
+        status=Notice.Status.SENT, sent_at=timezone.now()
+    )
+    return "sent"
+
+
+def _email_for(notice: Notice, now: datetime) -> EmailMultiAlternatives | str:
+    """The email of ``notice`` as things are now, or why there is none any more."""
+    user = notice.user
+    why_not = why_no_email(user, notice.kind, now)
+    if why_not is not None:
+        return why_not
+    if notice.kind == Kind.DIGEST:
+        assert notice.day is not None
+        waiting = _digest_items(user, now)
+        return emails.digest_email(user, waiting, notice.day) if waiting else "nothing waits"
+    assert notice.match_id is not None  # every kind but the digest is about a match
+    seat = (
+        Seat.objects.select_related("user", "match", "match__created_by")
+        .filter(match=notice.match_id, user=user)
+        .first()
+    )
+    if seat is None:
+        return "no seat"
+    if notice.kind in (Kind.TURN, Kind.ALARM):
+        if _why_no_turn_email(seat, notice.kind, now) or seat.decision_ply != notice.ply:
+            return "the turn is over"
+        return emails.turn_email(user, selectors.turn_news(seat, now), is_alarm=notice.kind == Kind.ALARM)
+    if notice.kind == Kind.INVITATION:
+        if not seat.is_invitation or seat.match.status != Match.Status.OPEN:
+            return "the invitation was answered"
+        return emails.invitation_email(user, selectors.invitation_news(seat))
+    return emails.game_over_email(user, selectors.game_over_news(seat))
+
+
+def retry_notice(*, notice_id: int, claimed_at: datetime) -> str:
+    """Take over a notice claimed at ``claimed_at`` and never sent, and send it (or drop
+    it). One conditional UPDATE decides which of two sweeps does."""
+    now = timezone.now()
+    taken = Notice.objects.filter(pk=notice_id, status=Notice.Status.CLAIMED, claimed_at=claimed_at)
+    if taken.filter(attempts__gte=MAX_ATTEMPTS).update(
+        status=Notice.Status.FAILED, note=f"not sent after {MAX_ATTEMPTS} attempts"
+    ):
+        return "gave up"
+    if not taken.update(claimed_at=now, attempts=F("attempts") + 1):
+        return "taken"
+    notice = Notice.objects.select_related("user").get(pk=notice_id)
+    return deliver(notice)
+
+
+# -- unsubscribing ----------------------------------------------------------------------
+
+
+def unsubscribe(*, user: User, kind: str) -> list[str]:
+    """Turn off the emails of ``kind`` (a one-click unsubscribe link's kind): the alarm
+    with the "your turn" emails it follows; the digest, every kind set to it. Returns
+    the preferences turned off."""
+    if kind == "digest":
+        names = [name for name in ("turn", "invitation") if user.notify_preference(name) == Notify.DIGEST]
+    else:
+        names = ["turn" if kind == Kind.ALARM else kind]
+    for name in names:
+        user = user_notification_off(user=user, name=name)
+    return names
