@@ -56,8 +56,12 @@ def finish(match: Match, seats: list[Seat], result: dict[str, Any]) -> None:
     for seat in seats:
         seat.rank = result["ranks"][seat.index]
         seat.score = scores[seat.index] if scores is not None else None
+        # Nobody owes anything now: no decision, no clock (a match ended by resignations
+        # still had them; the sweeps must not find a finished match's clocks).
         seat.owes_decision = False
-        seat.save(update_fields=["rank", "score", "owes_decision"])
+        seat.decision_ply, seat.decision_digest = None, ""
+        seat.deadline_at = seat.alarm_at = seat.nudge_at = seat.clock_left = None
+        seat.save(update_fields=["rank", "score", *SEAT_STATE_FIELDS])
     match.result = result
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()

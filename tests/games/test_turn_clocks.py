@@ -16,7 +16,7 @@ from accounts.models import User
 from games.errors import MatchError
 from games.models import Match, Move, Seat
 from games.selectors import dashboard
-from games.services import SeatRequest, match_create, match_join, match_submit_action
+from games.services import SeatRequest, match_create, match_join, match_resign, match_submit_action
 from games.services.clocks import seat_time_out, vacation_begin, vacation_end
 from games.tasks import sweep_clocks
 
@@ -221,3 +221,21 @@ def test_my_matches_lists_my_turns_by_time_left_those_without_a_clock_last(ann: 
     a_day = duel_on_anns_turn(24 * 3600)
     an_hour = duel_on_anns_turn(3600)
     assert [match.pk for match in dashboard(ann).your_turn] == [an_hour.pk, a_day.pk, no_clock.pk]
+
+
+def test_a_match_ended_by_a_resignation_leaves_no_clock_running(clocked: Match) -> None:
+    first = on_turn(clocked)
+    assert seat(clocked, first).deadline_at is not None
+    player = seat(clocked, 1 - first).user
+    assert player is not None
+    match_resign(match_id=clocked.pk, user=player)
+    clocked.refresh_from_db()
+    assert clocked.status == Match.Status.FINISHED
+    for index in (0, 1):
+        ended = seat(clocked, index)
+        assert (ended.decision_ply, ended.deadline_at, ended.alarm_at, ended.nudge_at) == (
+            None,
+            None,
+            None,
+            None,
+        )
