@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
+import uuid
 from typing import Any
 
 from django.test import Client
 
 from accounts.models import User
 from accounts.services import api_token_create
+from games.models import Match
+from games.services import match_submit_action
 
 _DATA_ACTION = re.compile(r'data-action="([^"]*)"')
 _ACTION_ID = re.compile(r'name="action_id" value="([0-9a-f-]+)"')
@@ -66,3 +70,20 @@ def live_part(html: str) -> str:
     found = _LIVE.search(html)
     assert found, "no live area"
     return normalised(found.group(0))
+
+
+def random_move(
+    match: Match, people: dict[int, User], rng: random.Random
+) -> tuple[User, int, dict[str, Any], str]:
+    """One random legal move through the services, as a player would make it: a seat
+    that owes a decision, one of its legal actions, with a fresh action id. Returns
+    (who, the ply it was made at, the action, its action id), for a test to resend."""
+    match.refresh_from_db()
+    game = match.engine
+    state = match.decoded_state()
+    seat = rng.choice(game.to_act(state))
+    action = rng.choice(game.legal_actions(state, seat))
+    action_id = str(uuid.uuid4())
+    ply = match.ply
+    match_submit_action(match_id=match.pk, user=people[seat], action=action, ply=ply, action_id=action_id)
+    return people[seat], ply, action, action_id

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -33,6 +32,7 @@ from games.services import (
     match_submit_action,
 )
 from games.tasks import resend_announcements
+from tests.games.helpers import random_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,17 +68,10 @@ def play_to_the_end(match: Match, people: dict[int, User]) -> tuple[User, int, d
     """Random legal moves until the match finishes; the finishing move (who, ply, action, id)."""
     rng = random.Random(3)
     while True:
-        match.refresh_from_db()
-        game = match.engine
-        state = match.decoded_state()
-        seat = rng.choice(game.to_act(state))
-        action = rng.choice(game.legal_actions(state, seat))
-        action_id = str(uuid.uuid4())
-        ply = match.ply
-        match_submit_action(match_id=match.pk, user=people[seat], action=action, ply=ply, action_id=action_id)
+        played = random_move(match, people, rng)
         match.refresh_from_db()
         if match.status == Match.Status.FINISHED:
-            return people[seat], ply, action, action_id
+            return played
 
 
 @pytest.fixture

@@ -33,8 +33,8 @@ from games.engine import all_games, get
 from games.live_fragments import live_html
 from games.models import Match
 from games.selectors import access
-from games.services import SeatRequest, match_create, match_join, match_submit_action
-from tests.games.helpers import live_part, normalised
+from games.services import SeatRequest, match_create, match_join
+from tests.games.helpers import live_part, normalised, random_move
 from tests.games.sockets import Viewer, next_of, run, socket
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -160,11 +160,7 @@ def play_and_watch(slug: str, players: int, seed: int) -> tuple[Match, list[Seen
         current = Match.objects.get(pk=match.pk)
         if current.status != Match.Status.RUNNING or current.ply >= MAX_PLIES:
             return False
-        game = get(slug)
-        state = current.decoded_state()
-        seat = rng.choice(game.to_act(state))
-        action = rng.choice(game.legal_actions(state, seat))
-        match_submit_action(match_id=match.pk, user=people[seat], action=action, ply=current.ply)
+        random_move(current, people, rng)
         return True
 
     async def scenario() -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html
 import json
-import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 from games.boards import Board, build_board, render_board
 from games.engine import Game
+from tests.engine.playouts import random_game
 
 _DATA_ACTION = re.compile(r'<button[^>]*\bdata-action="([^"]*)"')
 _ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f-]+"')
@@ -22,18 +22,34 @@ def names_for(players: int) -> list[str]:
 
 def random_states(
     game: Game[Any], players: int, seed: int, *, steps: int = 400, options: dict[str, Any] | None = None
-) -> Iterator[Any]:
-    """Every state of one random legal playout (the first state included)."""
-    rng = random.Random(seed)
-    state = game.new(players, seed, options)
-    yield state
-    for _ in range(steps):
-        waiting = game.to_act(state)
-        if not waiting:
-            return
-        seat = rng.choice(waiting)
-        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        yield state
+) -> tuple[Any, ...]:
+    """Every state of one random legal playout (the first state included), at most
+    ``steps`` moves long: ``tests/engine/playouts.py``'s ``random_game``."""
+    return random_game(game, players, seed, options, stop_after=steps).states
+
+
+def find_state(
+    game: Game[Any],
+    players: int,
+    wanted: Callable[[Any], bool],
+    *,
+    seeds: range = range(1, 60),
+    steps: int = 3000,
+    options: dict[str, Any] | None = None,
+) -> Any:
+    """The first state of random legal playouts (seed by seed) for which ``wanted`` holds."""
+    for seed in seeds:
+        for state in random_states(game, players, seed, steps=steps, options=options):
+            if wanted(state):
+                return state
+    raise AssertionError("no random playout reached the wanted state")
+
+
+def final_state(game: Game[Any], players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
+    """The last state of a random legal playout, which must be the end of the game."""
+    state = random_states(game, players, seed, steps=20_000, options=options)[-1]
+    assert game.result(state) is not None
+    return state
 
 
 def board_of(game: Game[Any], state: Any, seat: int | None, ply: int = 0) -> Board:

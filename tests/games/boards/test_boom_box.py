@@ -6,14 +6,13 @@ follows the turn, the final board shows the standings.
 from __future__ import annotations
 
 import html
-import random
 import re
 from collections.abc import Callable
 from typing import Any
 
 from games.boards import boom_box as presenter
 from games.engine import Game, all_games
-from tests.games.boards.helpers import board_html, board_of, buttons
+from tests.games.boards.helpers import board_html, board_of, buttons, find_state
 
 GAME: Game[Any] = next(game for game in all_games() if game.slug == "boom-box")
 
@@ -46,14 +45,8 @@ def _set_up(players: int = 3, seed: int = 2) -> Any:
 
 
 def _play_until(predicate: Callable[[Any], bool], players: int = 3, seed: int = 1, steps: int = 3000) -> Any:
-    rng = random.Random(seed)
-    state = GAME.new(players, seed, None)
-    for _ in range(steps):
-        if predicate(state):
-            return state
-        seat = rng.choice(GAME.to_act(state))
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-    raise AssertionError("no such state in the playout")
+    """The first state of a seeded random playout that satisfies ``predicate``."""
+    return find_state(GAME, players, predicate, seeds=range(seed, seed + 1), steps=steps)
 
 
 def _content(state: Any, box_id: str) -> str:

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import html
 import json
-import random
 import re
 from collections.abc import Callable
 from typing import Any
 
 from games.boards import dont_go_boom as presenter
 from games.engine import Game, all_games
-from tests.games.boards.helpers import board_html, board_of, buttons
+from tests.games.boards.helpers import board_html, board_of, buttons, find_state
 
 GAME: Game[Any] = next(game for game in all_games() if game.slug == "dont-go-boom")
 
@@ -53,14 +52,7 @@ def _chosen(players: int = 2, seed: int = 3) -> Any:
 
 def _play_until(predicate: Callable[[Any], bool], players: int = 2, seed: int = 1, steps: int = 3000) -> Any:
     """The first state of a seeded random playout that satisfies ``predicate``."""
-    rng = random.Random(seed)
-    state = GAME.new(players, seed, None)
-    for _ in range(steps):
-        if predicate(state):
-            return state
-        seat = rng.choice(GAME.to_act(state))
-        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-    raise AssertionError("no such state in the playout")
+    return find_state(GAME, players, predicate, seeds=range(seed, seed + 1), steps=steps)
 
 
 def _holding(kind: str) -> Callable[[Any], bool]:

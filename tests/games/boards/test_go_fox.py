@@ -9,7 +9,8 @@ from games.boards.go_fox import label
 from games.engine.go_fox.game import GoFox
 from games.engine.go_fox.state import GoFoxState
 from games.engine.word_cards import cards_in
-from tests.games.boards.word_cards_support import board_page, check_markup, final_state, find_state
+from tests.games.boards.helpers import final_state, find_state
+from tests.games.boards.word_cards_support import board_page, check_markup
 
 GAME = GoFox()
 

@@ -8,7 +8,8 @@ from typing import Any
 from games.boards.ka_blam import label
 from games.engine.ka_blam import KaBlam, KaBlamState
 from games.engine.word_cards import cards_in
-from tests.games.boards.word_cards_support import board_page, check_markup, final_state, find_state
+from tests.games.boards.helpers import final_state, find_state
+from tests.games.boards.word_cards_support import board_page, check_markup
 
 GAME = KaBlam()
 

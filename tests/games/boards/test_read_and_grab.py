@@ -7,13 +7,8 @@ from typing import Any
 
 from games.boards.read_and_grab import label
 from games.engine.read_and_grab.game import ReadAndGrab, ReadAndGrabState
-from tests.games.boards.word_cards_support import (
-    Page,
-    board_page,
-    check_markup,
-    final_state,
-    find_state,
-)
+from tests.games.boards.helpers import final_state, find_state
+from tests.games.boards.word_cards_support import Page, board_page, check_markup
 
 GAME = ReadAndGrab()
 

@@ -1,43 +1,17 @@
-"""What the three word-card board tests (Ka-Blam!, Go Fox!, Read and Grab) share:
-real states found by random legal play, and a reading of a rendered board that keeps
-the order of its buttons (action buttons and say-it-aloud buttons alike).
+"""What the three word-card board tests (Ka-Blam!, Go Fox!, Read and Grab) share: a
+reading of a rendered board that keeps the order of its buttons (action buttons and
+say-it-aloud buttons alike). Their states come from ``helpers.find_state``.
 """
 
 from __future__ import annotations
 
 import json
-from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
 from games.engine import Game
-from tests.games.boards.helpers import board_html, random_states
-
-
-def find_state(
-    game: Game[Any],
-    players: int,
-    wanted: Callable[[Any], bool],
-    *,
-    seeds: range = range(1, 60),
-    steps: int = 3000,
-    options: dict[str, Any] | None = None,
-) -> Any:
-    """The first state of random legal playouts (seed by seed) for which ``wanted`` holds."""
-    for seed in seeds:
-        for state in random_states(game, players, seed, steps=steps, options=options):
-            if wanted(state):
-                return state
-    raise AssertionError("no random playout reached the wanted state")
-
-
-def final_state(game: Game[Any], players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
-    """The last state of a random legal playout, which must be the end of the game."""
-    (state,) = deque(random_states(game, players, seed, steps=20_000, options=options), maxlen=1)
-    assert game.result(state) is not None
-    return state
+from tests.games.boards.helpers import board_html
 
 
 @dataclass
