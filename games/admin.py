@@ -51,8 +51,8 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ("game", "status", "visibility")
     search_fields = ("id", "created_by__username", "seats__user__username")
     # The seed and state stay out of the admin too: they would show every hidden card.
-    exclude = ("seed", "state")
-    hidden_fields = ("seed", "state")
+    exclude = ("seed", "seed_salt", "state")
+    hidden_fields = ("seed", "seed_salt", "state")
     readonly_fields = (
         "game",
         "options",

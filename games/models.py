@@ -81,6 +81,11 @@ class Match(models.Model):
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
     # Secret: with the moves it rebuilds every hidden card. Never shown to anyone.
     seed = SeedField(null=True, blank=True, editable=False)
+    # The fair-deal commitment, published when the match starts: SHA-256 of the seed and
+    # this salt (games/replays.py). The salt and seed are shown once the match is over,
+    # so anyone can check the deal was the one committed to. Empty for older matches.
+    seed_salt = models.CharField(max_length=64, blank=True, default="", editable=False)
+    seed_commitment = models.CharField(max_length=64, blank=True, default="", editable=False)
     # Which engine generator the seed starts (games/engine/rng.py): "keyed" for every
     # match since the keyed generator came; "splitmix64" for the matches before it,
     # which finish on the generator they started with.

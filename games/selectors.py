@@ -14,6 +14,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
+from games import replays
 from games.boards import Board, build_board
 from games.engine import IllegalAction
 from games.engine.log import render_text
@@ -172,9 +173,7 @@ def move_public_log(move: Move) -> list[str] | None:
     game = match.engine
     seats = list(match.seats.select_related("user").order_by("index"))
     try:
-        state = game.new(len(seats), match.seed, match.options, generator=match.generator)
-        for earlier in match.moves.filter(ply__lt=move.ply).order_by("ply"):
-            state = game.apply(state, earlier.seat, earlier.action)
+        state = replays.state_at(match, move.ply)
         before = len(game.view(state, None)["log"])
         added = game.view(game.apply(state, move.seat, move.action), None)["log"][before:]
     except IllegalAction:

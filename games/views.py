@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from games import selectors, services
+from games import replays, selectors, services
 from games.bots import levels_for
 from games.engine import IllegalAction, all_games, get
 from games.errors import ErrorCode
@@ -172,6 +172,17 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "chat": chat,
             "invite_link": invite_link,
         },
+    )
+
+
+def match_verify(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The fair-deal check of a finished match: its recorded moves replayed on the
+    server from the seed it revealed, compared with what it recorded (games/replays.py)."""
+    access = _access(request, match_id)
+    return render(
+        request,
+        "games/verify.html",
+        {"match": access.match, "access": access, "verification": replays.verify(access.match)},
     )
 
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, QuerySet
 
 from accounts.models import User
-from games import clocks
+from games import clocks, replays
 from games.engine import IllegalAction
 from games.engine.log import render_text
 from games.models import Match, Seat
@@ -131,13 +131,13 @@ def _happened_since_last_move(
     move comes from replaying the match up to it, server side, as every move was played."""
     game = match.engine
     log = game.view(match.decoded_state(), seat.index)["log"]
-    seen = _log_length_after_last_move(match, len(seats), seat)
+    seen = _log_length_after_last_move(match, seat)
     lines = [render_text(str(item.get("text", "")), names) for item in log[seen if seen <= len(log) else 0 :]]
     shown = lines[-LOG_LINES:]
     return shown, len(lines) - len(shown)
 
 
-def _log_length_after_last_move(match: Match, players: int, seat: Seat) -> int:
+def _log_length_after_last_move(match: Match, seat: Seat) -> int:
     last = (
         match.moves.filter(seat=seat.index, user=seat.user)
         .order_by("-ply")
@@ -146,14 +146,11 @@ def _log_length_after_last_move(match: Match, players: int, seat: Seat) -> int:
     )
     if last is None or match.seed is None:
         return 0
-    game = match.engine
     try:
-        state = game.new(players, match.seed, match.options, generator=match.generator)
-        for move in match.moves.filter(ply__lte=last).order_by("ply").only("seat", "action"):
-            state = game.apply(state, move.seat, move.action)
+        state = replays.state_at(match, last + 1)
     except IllegalAction:
         return 0  # the match no longer replays (its rules changed): the newest lines only
-    return len(game.view(state, seat.index)["log"])
+    return len(match.engine.view(state, seat.index)["log"])
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.names import bot_seat_name
-from games import clocks, effects
+from games import clocks, effects, replays
 from games.engine import IllegalAction
 from games.engine.options import parse_options
 from games.errors import ErrorCode, MatchError
@@ -244,6 +244,8 @@ def _start_if_full(match: Match) -> None:
     game = match.engine
     # 256 bits: the keyed generator's secrecy is the seed's (games/engine/rng.py).
     match.seed = secrets.randbits(256)
+    match.seed_salt = secrets.token_hex(16)
+    match.seed_commitment = replays.commitment(match.seed, match.seed_salt)
     match.generator = "keyed"
     match.status = Match.Status.RUNNING
     match.started_at = timezone.now()
