@@ -84,6 +84,11 @@ class Match(models.Model):
     # The fair-deal commitment, published when the match starts: SHA-256 of the seed and
     # this salt (games/replays.py). The salt and seed are shown once the match is over,
     # so anyone can check the deal was the one committed to. Empty for older matches.
+    # The finished match this one replays with the same game, options and players: one
+    # rematch per match (the unique link decides when two players ask at once).
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch", editable=False
+    )
     seed_salt = models.CharField(max_length=64, blank=True, default="", editable=False)
     seed_commitment = models.CharField(max_length=64, blank=True, default="", editable=False)
     # Which engine generator the seed starts (games/engine/rng.py): "keyed" for every

@@ -17,6 +17,7 @@ urlpatterns = [
     path("matches/<int:match_id>/resign", views.match_resign, name="match_resign"),
     path("matches/<int:match_id>/chat", views.match_chat, name="match_chat"),
     path("matches/<int:match_id>/verify", views.match_verify, name="match_verify"),
+    path("matches/<int:match_id>/rematch", views.match_rematch, name="match_rematch"),
     path("api/", api.docs, name="api_docs"),
     path("api/matches/<int:match_id>", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/actions", api.match_actions, name="api_match_actions"),

@@ -175,6 +175,20 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
+@login_required
+@require_POST
+def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The same match again, the others invited (or sent to the rematch another asked for)."""
+    assert isinstance(request.user, User)
+    _access(request, match_id)  # what the viewer may not see does not exist for them
+    try:
+        rematch = services.match_rematch(match_id=match_id, user=request.user)
+    except services.MatchError as error:
+        messages.error(request, str(error))
+        return redirect("match", match_id)
+    return redirect("match", rematch.pk)
+
+
 def match_verify(request: HttpRequest, match_id: int) -> HttpResponse:
     """The fair-deal check of a finished match: its recorded moves replayed on the
     server from the seed it revealed, compared with what it recorded (games/replays.py)."""

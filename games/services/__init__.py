@@ -27,6 +27,7 @@ from games.services.matches import (
     match_decline,
     match_join,
     match_leave,
+    match_rematch,
 )
 from games.services.moves import (
     SubmitResult,
@@ -51,6 +52,7 @@ __all__ = [
     "match_join",
     "match_leave",
     "match_play_for_seat",
+    "match_rematch",
     "match_resign",
     "match_submit_action",
 ]

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -101,6 +101,7 @@ def match_create_seated(
     seats: list[PlacedSeat],
     visibility: str = Match.Visibility.PRIVATE,
     turn_limit: int | None = None,
+    rematch_of: Match | None = None,
 ) -> Match:
     """A new match with exactly these seats, in this order: people and bots, seated or
     invited, no seat for the creator required (a tournament seats its tables so). It
@@ -129,7 +130,12 @@ def match_create_seated(
 
     now = timezone.now()
     match = Match.objects.create(
-        game=game.slug, options=parsed, visibility=visibility, turn_limit=turn_limit, created_by=created_by
+        game=game.slug,
+        options=parsed,
+        visibility=visibility,
+        turn_limit=turn_limit,
+        created_by=created_by,
+        rematch_of=rematch_of,
     )
     Seat.objects.bulk_create(
         Seat(
@@ -144,6 +150,41 @@ def match_create_seated(
     _start_if_full(match)
     effects.match_changed(match)
     return match
+
+
+def match_rematch(*, match_id: int, user: User) -> Match:
+    """The finished match again: the same game, options, time control, visibility and
+    players in the same seats; ``user`` sits, the other people are invited, bots join.
+    One rematch per match: whoever asks second is sent to the first one's (and sits
+    down in it, accepting their invitation)."""
+    original = Match.objects.filter(pk=match_id).first()
+    if original is None:
+        raise MatchError(ErrorCode.NO_SUCH_MATCH, "There is no such match.")
+    seats = list(original.seats.select_related("user").order_by("index"))
+    if original.status != Match.Status.FINISHED or not any(seat.user_id == user.pk for seat in seats):
+        raise MatchError(ErrorCode.NOT_ALLOWED, "Only the players of a finished match can ask for a rematch.")
+    existing = Match.objects.filter(rematch_of=original).first()
+    if existing is None:
+        placed = [
+            PlacedSeat(seat.user, joined=seat.user_id == user.pk or bool(seat.user and seat.user.is_bot))
+            for seat in seats
+        ]
+        try:
+            with transaction.atomic():
+                return match_create_seated(
+                    created_by=user,
+                    game_slug=original.game,
+                    options=original.options,
+                    seats=placed,
+                    visibility=original.visibility,
+                    turn_limit=original.turn_limit,
+                    rematch_of=original,
+                )
+        except IntegrityError:
+            # Another player's rematch was created in the same instant: theirs it is.
+            existing = Match.objects.get(rematch_of=original)
+    mine = existing.seats.filter(user=user, joined_at__isnull=True).exists()
+    return match_join(match_id=existing.pk, user=user) if mine else existing
 
 
 def _bot_seat_names(seats: list[PlacedSeat]) -> list[str]:
