@@ -1,5 +1,6 @@
-"""The broadcast to a match's sockets over the channel layer: names and messages in one
-place, so senders and consumers agree. (Not "channels": that is the library's name.)
+"""The broadcast to a match's sockets, and to each person's own socket, over the channel
+layer: names and messages in one place, so senders and consumers agree. (Not
+"channels": that is the library's name.)
 
 The channel layer is only a doorbell: messages carry ids and ply numbers, never
 game data, so hidden information cannot cross it.
@@ -13,6 +14,12 @@ from channels.layers import get_channel_layer
 
 def match_group(match_id: int) -> str:
     return f"match-{match_id}"
+
+
+def person_group(user_id: int) -> str:
+    """A person's ``/ws/me/`` sockets (one per open page). Not ``accounts.sessions.user_group``,
+    which every socket of theirs joins for session events, match sockets included."""
+    return f"me-{user_id}"
 
 
 def send_match_updated(*, match_id: int, ply: int) -> None:
@@ -29,3 +36,16 @@ def send_chat_posted(*, match_id: int, message_id: int) -> None:
     layer = get_channel_layer()
     assert layer is not None
     async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.chat", "message_id": message_id})
+
+
+def send_matches_changed(*, user_ids: list[int]) -> None:
+    """Tell each person's own sockets that a match of theirs changed: each counts again,
+    from the database, the matches waiting for its person (the message says nothing more)."""
+    layer = get_channel_layer()
+    assert layer is not None
+
+    async def ring() -> None:
+        for user_id in user_ids:
+            await layer.group_send(person_group(user_id), {"type": "matches.changed"})
+
+    async_to_sync(ring)()

@@ -1,7 +1,9 @@
-"""The match WebSocket (``/ws/matches/<id>/``): moves and chat up, boards down.
+"""The site's WebSockets: the match socket (``/ws/matches/<id>/``: moves and chat up,
+boards down) and the per-person socket (``/ws/me/``: the count of matches waiting for
+a signed-in person, on every page).
 
 The channel layer only rings a doorbell (``match.updated`` with a ply, or
-``match.chat`` with a message id). On each ring this consumer re-reads the match
+``match.chat`` with a message id). On each ring the match consumer re-reads the match
 and renders the board from *its own viewer's* seat view, so hidden information
 never crosses the channel layer and never reaches the wrong browser. Moves go
 through the same service as a form post or the API.
@@ -26,10 +28,10 @@ from django.utils import timezone
 
 from accounts.sessions import CLOSE_SIGNED_OUT, session_tag, signed_in_user, user_group
 from games import presence, selectors, services
-from games.broadcast import match_group
+from games.broadcast import match_group, person_group
 from games.errors import ErrorCode
 from games.inputs import BadInput, parse_json
-from games.live_fragments import chat_html, live_html
+from games.live_fragments import chat_html, live_html, online_for
 from games.models import ChatMessage
 from games.socket_limits import REGISTRY
 
@@ -46,13 +48,92 @@ CLOSE_FLOODING = 4029
 CLOSE_TOO_MANY = 4008
 
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):
-    async def connect(self) -> None:
-        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        self.user = self.scope.get("user")
+class SiteSocket(AsyncJsonWebsocketConsumer):
+    """What the site's sockets share: the rate limit and the checks on every message, the
+    errors they answer, and following the session they were opened with
+    (``accounts/sessions.py``). A socket of a signed-in person sets ``session_key`` and
+    joins ``user_group``, whose events arrive at ``session_check`` and ``session_ended``."""
+
+    user: Any
+    session_key: str | None
+
+    def _start_limits(self) -> None:
         self.tokens = float(BURST)
         self.refilled_at = time.monotonic()
         self.strikes = 0
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self._take_token():
+            self.strikes += 1
+            if self.strikes >= STRIKES_BEFORE_CLOSE:
+                await self.close(code=CLOSE_FLOODING)
+                return
+            await self._error(ErrorCode.RATE_LIMITED, "Slow down: too many messages.")
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self._error(ErrorCode.MALFORMED_MESSAGE, "Messages are JSON text of at most 16 KB.")
+            return
+        try:
+            content = parse_json(text_data)
+        except BadInput as error:
+            await self._error(ErrorCode.MALFORMED_MESSAGE, str(error))
+            return
+        await self.receive_json(content)
+
+    async def session_check(self, event: dict[str, Any]) -> None:
+        """The account changed (password, active flag): close unless still signed in."""
+        if not await self._session_still_signs_in():
+            await self._signed_out()
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        """A logout: close if it was this socket's session."""
+        if event["session"] == session_tag(self.session_key):
+            await self._signed_out()
+
+    def _client_key(self) -> str:
+        """Who opened the socket, for the caps and for presence (one person however many
+        tabs): the person, or else the address (behind TRUSTED_PROXIES, the client's:
+        boomsite/client_address.py)."""
+        if self._is_signed_in():
+            return f"user:{self.user.pk}"
+        client = self.scope.get("client") or ("unknown", 0)
+        return f"address:{client[0]}"
+
+    def _is_signed_in(self) -> bool:
+        return self.user is not None and self.user.is_authenticated
+
+    async def _session_still_signs_in(self) -> bool:
+        """The socket's session, read afresh, still signs in the user it opened with."""
+        user = await database_sync_to_async(signed_in_user)(getattr(self, "session_key", None))
+        return user is not None and user.pk == self.user.pk
+
+    async def _signed_out(self, *, action_id: str | None = None) -> None:
+        await self._error(
+            ErrorCode.SIGNED_OUT, "You are signed out here: reload the page to go on.", action_id=action_id
+        )
+        await self.close(code=CLOSE_SIGNED_OUT)
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(float(BURST), self.tokens + (now - self.refilled_at) * RATE_PER_SECOND)
+        self.refilled_at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def _error(self, code: str, message: str, *, action_id: str | None = None) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "action_id": action_id})
+
+
+class MatchConsumer(SiteSocket):
+    async def connect(self) -> None:
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.user = self.scope.get("user")
+        self._start_limits()
+        # The seats whose online dots this socket's page shows (set by each board it sends).
+        self.told_online: set[int] | None = None
+        self.own_seat: set[int] = set()  # the viewer's seat, always shown online to them
         try:
             self.who = await database_sync_to_async(self._presence_name)()
         except selectors.NotVisible:
@@ -89,40 +170,23 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "counted", False):
             REGISTRY.close(client=self.client, match_id=self.match_id)
+        # Forgotten before the departure is announced, so the announcement's online seats leave it out.
+        if hasattr(self, "keep_present"):
+            self.keep_present.cancel()
+            await presence.forget(self.match_id, self.user.pk, self.channel_name)
         if hasattr(self, "group"):
             if REGISTRY.viewer_left(viewer=self.client, match_id=self.match_id):
                 await self._announce(online=False)
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if hasattr(self, "user_group"):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
-        if hasattr(self, "keep_present"):
-            self.keep_present.cancel()
-            await presence.forget(self.match_id, self.user.pk, self.channel_name)
 
     async def _keep_present(self) -> None:
         while True:
             await asyncio.sleep(presence.REFRESH_SECONDS)
             await presence.record(self.match_id, self.user.pk, self.channel_name)
 
-    # -- from the browser ------------------------------------------------------
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self._take_token():
-            self.strikes += 1
-            if self.strikes >= STRIKES_BEFORE_CLOSE:
-                await self.close(code=CLOSE_FLOODING)
-                return
-            await self._error(ErrorCode.RATE_LIMITED, "Slow down: too many messages.")
-            return
-        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
-            await self._error(ErrorCode.MALFORMED_MESSAGE, "Messages are JSON text of at most 16 KB.")
-            return
-        try:
-            content = parse_json(text_data)
-        except BadInput as error:
-            await self._error(ErrorCode.MALFORMED_MESSAGE, str(error))
-            return
-        await self.receive_json(content)
+    # -- from the browser (through SiteSocket.receive) ---------------------------
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
@@ -188,18 +252,18 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "chat", "id": event["message_id"], "html": html})
 
     async def match_presence(self, event: dict[str, Any]) -> None:
-        if event["sender"] != self.channel_name:
-            await self.send_json({"type": "presence", "online": event["online"], "who": event["who"]})
-
-    async def session_check(self, event: dict[str, Any]) -> None:
-        """The account changed (password, active flag): close unless still signed in."""
-        if not await self._session_still_signs_in():
-            await self._signed_out()
-
-    async def session_ended(self, event: dict[str, Any]) -> None:
-        """A logout: close if it was this socket's session."""
-        if event["session"] == session_tag(self.session_key):
-            await self._signed_out()
+        if event["sender"] == self.channel_name:
+            return  # its own arrival: its board, sent next, shows it
+        await self.send_json({"type": "presence", "online": event["online"], "who": event["who"]})
+        # The online dots, from the seats the sender read after its change, when they
+        # differ from what this page shows (a spectator coming or going changes none).
+        # An announcement without seats (from a process of an older release) changes none.
+        if "seats" not in event or self.told_online is None:
+            return
+        online = set(event["seats"]) | self.own_seat
+        if online != self.told_online:
+            self.told_online = online
+            await self.send_json({"type": "online", "seats": sorted(online)})
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -207,38 +271,6 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         """The invitation token of a private match's link, passed on by the page (``?invite=``)."""
         values = parse_qs(self.scope.get("query_string", b"").decode("latin-1")).get("invite")
         return values[0] if values else None
-
-    def _client_key(self) -> str:
-        """Who opened the socket, for the caps and for presence (one person however many
-        tabs): the person, or else the address (behind TRUSTED_PROXIES, the client's:
-        boomsite/client_address.py)."""
-        if self._is_signed_in():
-            return f"user:{self.user.pk}"
-        client = self.scope.get("client") or ("unknown", 0)
-        return f"address:{client[0]}"
-
-    def _is_signed_in(self) -> bool:
-        return self.user is not None and self.user.is_authenticated
-
-    async def _session_still_signs_in(self) -> bool:
-        """The socket's session, read afresh, still signs in the user it opened with."""
-        user = await database_sync_to_async(signed_in_user)(getattr(self, "session_key", None))
-        return user is not None and user.pk == self.user.pk
-
-    async def _signed_out(self, *, action_id: str | None = None) -> None:
-        await self._error(
-            ErrorCode.SIGNED_OUT, "You are signed out here: reload the page to go on.", action_id=action_id
-        )
-        await self.close(code=CLOSE_SIGNED_OUT)
-
-    def _take_token(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(float(BURST), self.tokens + (now - self.refilled_at) * RATE_PER_SECOND)
-        self.refilled_at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
     def _viewer_zone(self) -> str:
         return getattr(self.user, "time_zone", None) or "UTC"
@@ -248,8 +280,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             access = selectors.access(self.match_id, self.user, invite=self._invite())
         except selectors.NotVisible:
             return None
+        online = online_for(access)
+        # What the page shows from now on: presence events send only a change to it.
+        self.own_seat = {access.my_seat.index} if access.my_seat is not None else set()
+        self.told_online = online
         with timezone.override(self._viewer_zone()):
-            return access.match.ply, live_html(access)
+            return access.match.ply, live_html(access, online=online)
 
     def _chat_html(self, message_id: int) -> str | None:
         message = (
@@ -268,9 +304,6 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         ply, html = board
         await self.send_json({"type": "board", "ply": ply, "html": html})
 
-    async def _error(self, code: str, message: str, *, action_id: str | None = None) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message, "action_id": action_id})
-
     def _presence_name(self) -> str:
         """Who this socket is to the match's others: a player by their seat's name, which a
         rename mid-game does not change. Raises ``NotVisible`` for a match the viewer may not see."""
@@ -280,7 +313,83 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         return self.user.public_name if self._is_signed_in() else "A spectator"
 
     async def _announce(self, *, online: bool) -> None:
+        # Who is online now, read once here for every socket of the match (seat numbers
+        # only: the dots are public to whoever sees the players list).
+        seats = await database_sync_to_async(selectors.online_seats)(self.match_id)
         await self.channel_layer.group_send(
             self.group,
-            {"type": "match.presence", "online": online, "who": self.who, "sender": self.channel_name},
+            {
+                "type": "match.presence",
+                "online": online,
+                "who": self.who,
+                "sender": self.channel_name,
+                "seats": seats,
+            },
         )
+
+
+class MeConsumer(SiteSocket):
+    """The per-person socket (``/ws/me/``), one per open page of a signed-in person: how
+    many matches wait for them (their turn, or an invitation to answer), pushed as
+    ``{"type": "badge", "count": n}`` when it opens and whenever the count changes.
+
+    The services' after-commit effects ring ``person_group`` when a match a person plays
+    changes (games/effects.py); the ring carries nothing, and this socket counts again
+    from the database, so it never shows what its person may not know. It follows its
+    session as the match socket does, and has a cap of its own per client
+    (games/socket_limits.py)."""
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self._start_limits()
+        self.told: int | None = None  # the count this socket's page shows
+        await self.accept()
+        if not self._is_signed_in():
+            # A signed-out page opens none; one that comes anyway is told why, and the
+            # close code keeps its page from trying again.
+            await self._error(ErrorCode.LOGIN_REQUIRED, "Log in to see the matches waiting for you.")
+            await self.close(code=CLOSE_SIGNED_OUT)
+            return
+        self.client = self._client_key()
+        refusal = REGISTRY.open_personal(client=self.client)
+        if refusal is not None:
+            await self._error(ErrorCode.TOO_MANY_SOCKETS, f"Too many open connections: {refusal}.")
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        self.counted = True
+        self.session_key = self.scope["session"].session_key
+        # Joined before the first count is read, so no change falls between the two.
+        self.joined = [person_group(self.user.pk), user_group(self.user.pk)]
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self._send_count(always=True)
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "counted", False):
+            REGISTRY.close_personal(client=self.client)
+        for group in getattr(self, "joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "refresh":
+            # Asked by the page: the session is read again first, as before a move.
+            if not await self._session_still_signs_in():
+                await self._signed_out()
+                return
+            await self._send_count(always=True)
+        else:
+            await self._error(
+                ErrorCode.UNKNOWN_MESSAGE, "Unknown message type: this socket takes ping and refresh."
+            )
+
+    async def matches_changed(self, event: dict[str, Any]) -> None:
+        await self._send_count()
+
+    async def _send_count(self, *, always: bool = False) -> None:
+        count = await database_sync_to_async(selectors.waiting_for_me_count)(self.user)
+        if always or count != self.told:
+            self.told = count
+            await self.send_json({"type": "badge", "count": count})

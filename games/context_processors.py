@@ -1,4 +1,5 @@
-"""The "your turn" count on every page's navigation (one indexed query for signed-in people)."""
+"""The count of matches waiting for the signed-in person (their turn, or an invitation)
+on every page: the navigation's badge and the tab's title (one query)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from typing import Any
 from django.http import HttpRequest
 
 from accounts.models import User
-from games.selectors import your_turn_count
+from games.selectors import waiting_for_me_count
 
 
 def your_turn(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     if not isinstance(user, User) or not user.is_authenticated:
         return {}
-    return {"your_turn_count": your_turn_count(user)}
+    return {"waiting_count": waiting_for_me_count(user)}

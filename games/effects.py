@@ -1,7 +1,8 @@
 """The one place that schedules work for after a transaction commits.
 
 Services decide what happened and call one function here; this module turns it
-into after-commit work: the match group's doorbell, a bot's turn, the chat doorbell,
+into after-commit work: the match group's doorbell, the doorbell of each person at
+the table (their badge of matches waiting for them), a bot's turn, the chat doorbell,
 and the **match-finished announcement**. Nothing is announced that did not happen
 (every callback waits for the commit), and nothing here can undo a write: each
 callback is guarded, so a failure (Redis down, the broker unreachable) is logged
@@ -30,9 +31,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from boomsite.celery import app as celery_app
-from games.broadcast import send_chat_posted, send_match_updated
+from games.broadcast import send_chat_posted, send_match_updated, send_matches_changed
 from games.models import Announcement, Match, Seat
-from games.selectors import PLAYED_BY_BOT
+from games.selectors import PLAYED_BY_BOT, people_at
 
 logger = logging.getLogger(__name__)
 
@@ -54,11 +55,19 @@ def after_commit(callback: Callable[..., None], *arguments: int | str) -> None:
 
 
 def match_changed(match: Match, *, seats: list[Seat] | None = None) -> None:
-    """Ring the match's doorbell; queue a bot's turn if one is owed now.
+    """Ring the match's doorbell and each of its people's; queue a bot's turn if one is owed now.
 
     Whether a bot owes a turn is decided here, inside the transaction, from ``seats``
     when the caller has them (with their users), or from one query otherwise."""
     after_commit(_ring, match.pk, match.ply)
+    # Any change may add or take away a match waiting for someone at the table (a move,
+    # a start, an invitation, the end): each person's badge counts again. Without the
+    # seats at hand they are read after the commit, outside the transaction.
+    if seats is None:
+        after_commit(_ring_people_of, match.pk)
+    else:
+        people = [seat.user.pk for seat in seats if seat.user is not None and not seat.user.is_bot]
+        after_commit(_ring_people, *people)
     if match.status == Match.Status.RUNNING and _bot_owes_a_turn(match, seats):
         after_commit(_queue_bot_turn, match.pk, match.ply)
 
@@ -89,6 +98,15 @@ def _bot_owes_a_turn(match: Match, seats: list[Seat] | None) -> bool:
 
 def _ring(match_id: int, ply: int) -> None:
     send_match_updated(match_id=match_id, ply=ply)
+
+
+def _ring_people(*user_ids: int) -> None:
+    if user_ids:
+        send_matches_changed(user_ids=list(user_ids))
+
+
+def _ring_people_of(match_id: int) -> None:
+    _ring_people(*people_at(match_id))
 
 
 def _ring_for_chat(match_id: int, message_id: int) -> None:

@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from games.models import ChatMessage, Match
-from games.selectors import Access, board_for, seat_names
+from games.selectors import Access, board_for, online_seats, seat_names
 from games.services.chat import silenced
 
 
@@ -31,14 +31,31 @@ def chat_closed(access: Access, view: dict[str, Any] | None = None) -> bool:
     return silenced(view, seat)
 
 
-def live_html(access: Access, *, request: HttpRequest | None = None) -> str:
-    """The live part of the match page for one viewer (``request`` adds CSRF tokens to its forms)."""
+def online_for(access: Access) -> set[int]:
+    """The seats shown as online to this viewer: those whose person has the match open
+    now, and the viewer's own, since they are looking at it (so the page, drawn before
+    its socket opens, says what the socket's first board says)."""
+    online = set(online_seats(access.match.pk, access.seats))
+    if access.my_seat is not None:
+        online.add(access.my_seat.index)
+    return online
+
+
+def live_html(access: Access, *, request: HttpRequest | None = None, online: set[int] | None = None) -> str:
+    """The live part of the match page for one viewer (``request`` adds CSRF tokens to its
+    forms; ``online``: the seats to show as online, when the caller has read them)."""
     board = board_for(access)
+    if online is None:
+        online = online_for(access)
     players = [
         {
             "seat": seat,
             "name": name,
             "owes": board is not None and seat.index in board.to_act and access.match.status == "running",
+            # Bots have no dot: they are always there. An invited person may have the page open too.
+            "person": seat.user is not None and not seat.user.is_bot,
+            "online": seat.index in online,
+            "is_me": access.my_seat is not None and access.my_seat.index == seat.index,
         }
         for seat, name in zip(access.seats, seat_names(access.seats), strict=True)
     ]

@@ -4,4 +4,5 @@ from games import consumers
 
 websocket_urlpatterns = [
     path("ws/matches/<int:match_id>/", consumers.MatchConsumer.as_asgi()),
+    path("ws/me/", consumers.MeConsumer.as_asgi()),
 ]

@@ -14,7 +14,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
-from games import replays
+from games import presence, replays
 from games.boards import Board, build_board
 from games.engine import IllegalAction
 from games.engine.log import render_text
@@ -112,6 +112,18 @@ def seat_names(seats: list[Seat]) -> list[str]:
     return [seat.public_name for seat in seats]
 
 
+def online_seats(match_id: int, seats: list[Seat] | None = None) -> list[int]:
+    """The seats whose person has the match open now (``games/presence.py``, in Redis),
+    in seat order. ``seats``: the match's seats when the caller has them; else one query,
+    and none when nobody is there."""
+    here = presence.connected(match_id)
+    if not here:
+        return []
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=match_id, user_id__in=here).order_by("index"))
+    return [seat.index for seat in seats if seat.user_id in here]
+
+
 def board_for(access: Access) -> Board | None:
     """The viewer's board, or None before the match starts."""
     match = access.match
@@ -191,6 +203,24 @@ def your_turn_count(user: User) -> int:
     ).count()
 
 
+def waiting_for_me_count(user: User) -> int:
+    """The matches waiting for ``user``: their turn in a running match, or an invitation
+    to answer. The navigation's badge and the tab title on every page (one query)."""
+    return (
+        Seat.objects.filter(user=user)
+        .filter(
+            Q(owes_decision=True, resigned_at__isnull=True, match__status=Match.Status.RUNNING)
+            | Q(joined_at__isnull=True, match__status=Match.Status.OPEN)
+        )
+        .count()
+    )
+
+
+def people_at(match_id: int) -> list[int]:
+    """The user ids of the people (not bots) seated or invited at a match."""
+    return list(Seat.objects.filter(match_id=match_id, user__is_bot=False).values_list("user_id", flat=True))
+
+
 def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
     return matches.prefetch_related("seats__user").select_related("created_by")
 
@@ -211,15 +241,18 @@ def dashboard(user: User) -> Dashboard:
     running = _with_seats(
         Match.objects.filter(status=Match.Status.RUNNING, seats__in=mine.filter(joined_at__isnull=False))
     ).order_by("-updated_at")
-    my_deadlines = dict(
-        mine.filter(
+    my_clocks = {
+        match_id: (deadline, paused_with)
+        for match_id, deadline, paused_with in mine.filter(
             owes_decision=True, resigned_at__isnull=True, match__status=Match.Status.RUNNING
-        ).values_list("match_id", "deadline_at")
-    )
+        ).values_list("match_id", "deadline_at", "clock_left")
+    }
+    my_deadlines = {match_id: deadline for match_id, (deadline, _) in my_clocks.items()}
     running_list = list(running.distinct())
     your_turn = [match for match in running_list if match.pk in my_deadlines]
     for match in your_turn:
-        match.my_deadline = my_deadlines[match.pk]  # type: ignore[attr-defined]  # for the row's clock
+        # For the row's clock: the deadline, or what is left while a vacation pauses it.
+        match.my_deadline, match.my_clock_left = my_clocks[match.pk]  # type: ignore[attr-defined]
     # The most urgent first: by time left, matches without a clock last.
     your_turn.sort(
         key=lambda match: (my_deadlines[match.pk] is None, my_deadlines[match.pk] or match.updated_at)

@@ -7,6 +7,10 @@ twenty anonymous ones drove 177 renders a second. The counts live in the process
 and its counts with it, so nothing is ever left counted): with N processes behind
 a proxy the caps are per process.
 
+The per-person socket (``/ws/me/``: the badge of matches waiting for someone) opens
+on every page of the site, so it has a cap of its own per client, counted apart
+from the match sockets: a person with many tabs keeps their match sockets.
+
 Presence ("Ann opened the match") is announced only when a person's first socket
 on a match opens or their last one closes, and at most ``PRESENCE_BURST`` times
 then one per ``PRESENCE_SECONDS`` per match: 200 open/close cycles once pushed 225
@@ -25,6 +29,8 @@ from typing import Any
 SOCKETS_PER_CLIENT_PER_MATCH = 6
 SOCKETS_PER_CLIENT = 40
 SOCKETS_PER_MATCH = 300
+# One per open tab of the site; past it a tab's badge stays as the page drew it.
+PERSONAL_SOCKETS_PER_CLIENT = 20
 PRESENCE_BURST = 5
 PRESENCE_SECONDS = 2.0
 
@@ -35,6 +41,7 @@ class SocketRegistry:
     per_client: Counter[str] = field(default_factory=Counter)
     per_match: Counter[int] = field(default_factory=Counter)
     per_viewer: Counter[tuple[str, int]] = field(default_factory=Counter)
+    personal_per_client: Counter[str] = field(default_factory=Counter)
     presence_tokens: dict[int, tuple[float, float]] = field(default_factory=dict)
 
     def open(self, *, client: str, match_id: int) -> str | None:
@@ -57,9 +64,25 @@ class SocketRegistry:
         if match_id not in self.per_match:
             self.presence_tokens.pop(match_id, None)
 
+    def open_personal(self, *, client: str) -> str | None:
+        """Count a per-person socket (``/ws/me/``) in, or say why it may not open."""
+        if self.personal_per_client[client] >= PERSONAL_SOCKETS_PER_CLIENT:
+            return f"at most {PERSONAL_SOCKETS_PER_CLIENT} open pages with live counts from one client"
+        self.personal_per_client[client] += 1
+        return None
+
+    def close_personal(self, *, client: str) -> None:
+        _decrement(self.personal_per_client, client)
+
     def clear(self) -> None:
         """Forget every count, as a fresh process starts (tests begin each case so)."""
-        for counter in (self.per_client_match, self.per_client, self.per_match, self.per_viewer):
+        for counter in (
+            self.per_client_match,
+            self.per_client,
+            self.per_match,
+            self.per_viewer,
+            self.personal_per_client,
+        ):
             counter.clear()
         self.presence_tokens.clear()
 

@@ -63,6 +63,14 @@
     chatClosed.hidden = !closed;
   }
 
+  // The online dots: the socket says which seats' people have the match open whenever
+  // that changes between boards (each board draws them as they were when it was made).
+  function showOnline(seats) {
+    live.querySelectorAll("[data-online-seat]").forEach(function (dot) {
+      dot.hidden = seats.indexOf(parseInt(dot.dataset.onlineSeat, 10)) === -1;
+    });
+  }
+
   // Forms pushed over the socket carry no CSRF token: the page's own is used.
   function fillTokens() {
     live.querySelectorAll('form[method="post"]').forEach(function (form) {
@@ -131,6 +139,8 @@
           chatList.insertAdjacentHTML("beforeend", message.html);
           chatList.lastElementChild.scrollIntoView({ block: "nearest" });
         }
+      } else if (message.type === "online") {
+        showOnline(message.seats);
       } else if (message.type === "error") {
         flash(message.message);
         // Whatever was refused, show the board as it is now, with its buttons enabled

@@ -44,8 +44,10 @@ def test_a_socket_renders_the_board_once_and_a_refusal_refreshes_over_the_socket
     # any board the page could have asked for on opening, so the count is complete.
     page.fill("#chat-text", "bell\x07")
     page.press("#chat-text", "Enter")
+    # A function, not an expression: Playwright polls an expression through eval, which
+    # the page's Content-Security-Policy refuses whenever the answer is not there at once.
     page.wait_for_function(
-        "document.getElementById('match-error') && !document.getElementById('match-error').hidden"
+        "() => document.getElementById('match-error') && !document.getElementById('match-error').hidden"
     )
     page.wait_for_function("true")
     kinds = [message["type"] for message in received]

@@ -21,6 +21,7 @@ _ACTION_ID = re.compile(r'name="action_id" value="([0-9a-f-]+)"')
 _ANY_ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f-]*"')
 _CSRF = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
 _LIVE = re.compile(r'<div id="match-live".*?<!-- /match-live -->', re.S)
+_OFFLINE_DOT = re.compile(r'(<span class="online-dot" [^>]*?) hidden>')
 
 
 def logged_in(user: User) -> Client:
@@ -63,6 +64,12 @@ def api(method: str, path: str, token: str | None, body: Any = None, raw: bytes 
 def normalised(html: str) -> str:
     """Per-rendering noise removed: CSRF token fields and the fresh action ids of the forms."""
     return _ANY_ACTION_ID.sub('name="action_id" value=""', _CSRF.sub("", html))
+
+
+def without_presence(html: str) -> str:
+    """Every online dot drawn as shown: who had the match open when a board was drawn is
+    no part of what it shows of the game (the dots are public, and come and go)."""
+    return _OFFLINE_DOT.sub(r"\1>", html)
 
 
 def live_part(html: str) -> str:

@@ -1,4 +1,4 @@
-"""Helpers for tests that open match sockets in process (the real ASGI stack and the
+"""Helpers for tests that open sockets in process (the real ASGI stack and the
 real Redis channel layer): a browser's session, a socket, reading its messages."""
 
 from __future__ import annotations
@@ -40,6 +40,11 @@ def socket(
     return WebsocketCommunicator(
         application, f"/ws/matches/{match_id}/{path_suffix}", headers=[origin, *viewer.cookie]
     )
+
+
+def me_socket(viewer: Viewer, origin: tuple[bytes, bytes] = ORIGIN) -> WebsocketCommunicator:
+    """The per-person socket every page of a signed-in person opens (the badge's count)."""
+    return WebsocketCommunicator(application, "/ws/me/", headers=[origin, *viewer.cookie])
 
 
 async def next_of(ws: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict[str, Any]:

@@ -1,0 +1,81 @@
+// The matches waiting for the signed-in person (their turn, or an invitation), live on
+// every page: one socket per page (/ws/me/) pushes {"type": "badge", "count": n} as it
+// opens and whenever the count changes; the navigation's badge and the tab's title
+// follow it. Opt-in browser notifications: "Notify me" asks once; afterwards a count
+// that grows while the tab is in the background shows one notification.
+(function () {
+  "use strict";
+  const badge = document.getElementById("your-turn-badge");
+  if (!badge || !badge.dataset.socket) return; // signed out: no socket
+  const link = document.getElementById("my-matches-link");
+  const notifyMe = document.getElementById("notify-me");
+  // The title the page has without a count (base.html puts the count in front of it).
+  const PREFIX = /^\(\d+\) Your turn · /;
+  const plainTitle = document.title.replace(PREFIX, "");
+  let count = parseInt(badge.textContent, 10) || 0;
+  let retry = 1000;
+
+  function show(next) {
+    const grew = next > count;
+    count = next;
+    badge.textContent = String(next);
+    badge.hidden = next === 0;
+    document.title = next ? "(" + next + ") Your turn · " + plainTitle : plainTitle;
+    if (grew && document.hidden) notify(next);
+  }
+
+  function canNotify() {
+    return "Notification" in window;
+  }
+
+  function notify(next) {
+    if (!canNotify() || Notification.permission !== "granted") return;
+    const text = next === 1 ? "A match is waiting for you." : next + " matches are waiting for you.";
+    try {
+      // One tag: a later one replaces it (and the other tabs' ones), so one stays shown.
+      const note = new Notification("Your turn · Boomsite", { body: text, tag: "boomsite-waiting" });
+      note.onclick = function () {
+        window.focus();
+        location.href = link.href;
+        note.close();
+      };
+    } catch (error) {
+      // Some browsers (Chrome on Android) only notify from a service worker: the badge says it.
+    }
+  }
+
+  function offerNotifications() {
+    if (!notifyMe || !canNotify()) return;
+    notifyMe.hidden = Notification.permission !== "default";
+    notifyMe.addEventListener("click", function () {
+      Notification.requestPermission().then(function () {
+        notifyMe.hidden = Notification.permission !== "default";
+      });
+    });
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    const socket = new WebSocket(scheme + location.host + badge.dataset.socket);
+    socket.onopen = function () {
+      retry = 1000;
+    };
+    socket.onmessage = function (event) {
+      const message = JSON.parse(event.data);
+      if (message.type === "badge") {
+        show(message.count);
+        badge.dataset.live = "yes";
+      }
+    };
+    socket.onclose = function (event) {
+      badge.dataset.live = "no";
+      // Signed out (4401) or too many pages open (4008): this page keeps the count it has.
+      if (event.code === 4401 || event.code === 4008) return;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
+    };
+  }
+
+  offerNotifications();
+  connect();
+})();

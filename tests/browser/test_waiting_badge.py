@@ -1,0 +1,83 @@
+"""The count of matches waiting for me, live on a page that is not the match: the
+opponent moves and the tab title and the navigation's badge change without a reload
+(static/js/me.js over /ws/me/); My matches counts my turn's clock down (countdown.js)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from games.models import Match
+from games.services import SeatRequest, match_create, match_join, match_submit_action
+from tests.browser.helpers import log_in, off_the_event_loop
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Every refusal of the Content-Security-Policy, from before any script runs.
+_RECORD_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(event.violatedDirective + " " + event.blockedURI);
+});
+"""
+
+
+def on_turn(match: Match) -> int:
+    match.refresh_from_db()
+    return int(match.engine.to_act(match.decoded_state())[0])
+
+
+def play_until_the_turn_passes(match: Match, mover: User) -> None:
+    """The mover plays (Go Fox! may keep the turn) until the other player is on."""
+    first = on_turn(match)
+    while on_turn(match) == first:
+        action = match.engine.legal_actions(match.decoded_state(), first)[0]
+        match_submit_action(match_id=match.pk, user=mover, action=action, ply=match.ply)
+
+
+def test_the_title_and_badge_follow_the_opponents_move_on_another_page(live_site: str, browser: Any) -> None:
+    ann = User.objects.create_user(username="ann", display_name="Ann", password="x")
+    bob = User.objects.create_user(username="bob", display_name="Bob", password="x")
+
+    def start() -> Match:
+        match = match_create(
+            creator=ann, game_slug="go-fox", options={}, turn_limit=300,
+            seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+        )  # fmt: skip
+        match_join(match_id=match.pk, user=bob)
+        return match
+
+    match = off_the_event_loop(start)
+    mover, waiting = (ann, bob) if on_turn(match) == 0 else (bob, ann)
+    context = browser.new_context()
+    log_in(context, live_site, waiting)
+    page = context.new_page()
+    page.add_init_script(_RECORD_VIOLATIONS)
+    page.goto(f"{live_site}/")
+    assert page.title() == "Boomsite"
+    assert not page.is_visible("#your-turn-badge")
+    page.wait_for_selector("#your-turn-badge[data-live='yes']", state="attached")  # its socket is open
+
+    off_the_event_loop(lambda: play_until_the_turn_passes(match, mover))
+    page.wait_for_function("() => document.title === '(1) Your turn · Boomsite'", timeout=10_000)
+    assert page.is_visible("#your-turn-badge") and page.inner_text("#your-turn-badge") == "1"
+
+    # My matches: the same count, and the turn's clock counting down (5 minutes a turn).
+    page.goto(f"{live_site}/matches/")
+    assert page.title() == "(1) Your turn · My matches · Boomsite"
+    clock = page.locator("#your-turn time[data-countdown]")
+    first = clock.inner_text()
+    assert re.fullmatch(r"[0-4]:[0-5]\d left", first), first
+    page.wait_for_function(
+        "(first) => document.querySelector('#your-turn time[data-countdown]').textContent !== first",
+        arg=first,
+        timeout=5_000,
+    )
+    # "Notify me" is offered where the browser can still be asked.
+    askable = page.evaluate("'Notification' in window && Notification.permission === 'default'")
+    assert page.is_visible("#notify-me") == askable
+    assert page.evaluate("window.__cspViolations") == []
+    context.close()
