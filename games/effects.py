@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import User
 from boomsite.celery import app as celery_app
 from games.broadcast import send_chat_posted, send_match_updated, send_matches_changed
 from games.models import Announcement, Match, Seat
@@ -54,12 +55,20 @@ def after_commit(callback: Callable[..., None], *arguments: int | str) -> None:
     transaction.on_commit(run)
 
 
-def match_changed(match: Match, *, seats: list[Seat] | None = None) -> None:
-    """Ring the match's doorbell and each of its people's; queue a bot's turn if one is owed now.
+def match_changed(match: Match, *, seats: list[Seat] | None = None, left: User | None = None) -> None:
+    """Ring the match's doorbell and each of its people's; queue a bot's turn if one is
+    owed now; have the clocks looked at at once if one has run out already.
 
     Whether a bot owes a turn is decided here, inside the transaction, from ``seats``
-    when the caller has them (with their users), or from one query otherwise."""
+    when the caller has them (with their users), or from one query otherwise. ``left``:
+    a person who is no longer at the table (they declined), whose badge counts again too."""
     after_commit(_ring, match.pk, match.ply)
+    if left is not None:
+        after_commit(_ring_people, left.pk)
+    if seats is not None and _a_clock_ran_out(seats):
+        # A move made the work due now (a clock resumed with no time left, a turn kept
+        # past its deadline in a phase of simultaneous choices): do not wait for the sweep.
+        after_commit(_check_clocks)
     # Any change may add or take away a match waiting for someone at the table (a move,
     # a start, an invitation, the end): each person's badge counts again. Without the
     # seats at hand they are read after the commit, outside the transaction.
@@ -90,6 +99,15 @@ def announce_again(announcement: Announcement) -> None:
     after_commit(_send_announcement, announcement.task_name, announcement.match_id)
 
 
+def _a_clock_ran_out(seats: list[Seat]) -> bool:
+    now = timezone.now()
+    return any(seat.deadline_at is not None and seat.deadline_at <= now for seat in seats)
+
+
+def _check_clocks() -> None:
+    celery_app.send_task(CLOCK_SWEEP_TASK)
+
+
 def _bot_owes_a_turn(match: Match, seats: list[Seat] | None) -> bool:
     if seats is None:
         return Seat.objects.filter(PLAYED_BY_BOT, match=match, owes_decision=True).exists()
@@ -116,6 +134,7 @@ def _ring_for_chat(match_id: int, message_id: int) -> None:
 # By name, as the match-finished subscribers are: effects must not import the tasks,
 # whose bodies call the services that call effects (lint-imports keeps games acyclic).
 BOT_PLAY_TASK = "games.tasks.bot_play"
+CLOCK_SWEEP_TASK = "games.tasks.sweep_clocks"
 
 
 def _queue_bot_turn(match_id: int, ply: int) -> None:

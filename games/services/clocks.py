@@ -147,7 +147,7 @@ def vacation_end(*, user: User) -> User:
             if seat.decision_ply is not None and seat.deadline_at is None and seat.nudge_at is None:
                 set_clock(seat, clocks.resume(now, seat.clock_left, match.turn_limit, grace()), None)
                 seat.save(update_fields=CLOCK_FIELDS)
-                effects.match_changed(match)
+                effects.match_changed(match, seats=[seat])  # a turn back with no time left: at once
     user.refresh_from_db(fields=["vacation_until", "vacation_days_left"])
     return user
 

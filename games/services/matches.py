@@ -247,7 +247,7 @@ def match_decline(*, match_id: int, user: User) -> Match:
             raise MatchError(ErrorCode.NOT_INVITED, "You have no invitation to this match.")
         seat.user = None
         seat.save(update_fields=["user"])
-        effects.match_changed(match)
+        effects.match_changed(match, left=user)
     return match
 
 

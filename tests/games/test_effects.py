@@ -23,7 +23,8 @@ from django.utils import timezone
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
-from games.models import Announcement, Match
+from games import effects, tasks
+from games.models import Announcement, Match, Seat
 from games.services import (
     SeatRequest,
     announcement_delivered,
@@ -166,3 +167,26 @@ def clear(broker: redis.Redis, match: Match) -> None:
         name, args = _task_of(raw)
         if name in SUBSCRIBERS and args == f"[{match.pk}]":
             broker.lrem("celery", 0, raw)  # type: ignore[arg-type]
+
+
+def test_a_clock_that_has_run_out_already_is_looked_at_at_once(
+    broker: redis.Redis, ann: User, bob: User
+) -> None:
+    from games.services.clocks import vacation_begin, vacation_end
+
+    match = match_create(
+        creator=ann, game_slug="go-fox", options={}, turn_limit=3600,
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )  # fmt: skip
+    match_join(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    on_turn = match.engine.to_act(match.decoded_state())[0]
+    player = {0: ann, 1: bob}[on_turn]
+    vacation_begin(user=player, days=1)
+    # The turn was paused with nothing left (it had run out as the vacation began).
+    Seat.objects.filter(match=match, index=on_turn).update(clock_left=timedelta(0))
+    broker.delete("celery")
+    vacation_end(user=player)
+    queued = [_task_of(raw)[0] for raw in broker.lrange("celery", 0, -1)]
+    assert effects.CLOCK_SWEEP_TASK in queued
+    assert tasks.sweep_clocks.name == effects.CLOCK_SWEEP_TASK

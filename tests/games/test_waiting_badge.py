@@ -16,7 +16,7 @@ from accounts.models import User
 from accounts.sessions import CLOSE_SIGNED_OUT
 from games import socket_limits
 from games.models import Match
-from games.services import SeatRequest, match_create, match_submit_action
+from games.services import SeatRequest, match_create, match_decline, match_submit_action
 from games.socket_limits import PERSONAL_SOCKETS_PER_CLIENT, SocketRegistry
 from tests.games.helpers import logged_in
 from tests.games.sockets import Viewer, me_socket, next_of, run
@@ -121,6 +121,21 @@ def test_an_invitation_arriving_is_counted(ann: User, bob: User) -> None:
         assert await next_of(ws, "badge") == {"type": "badge", "count": 0}
         await database_sync_to_async(invite)(ann, bob)
         assert await next_of(ws, "badge") == {"type": "badge", "count": 1}
+        await ws.disconnect()
+
+    run(scenario)
+
+
+def test_a_declined_invitation_is_no_longer_counted(ann: User, bob: User) -> None:
+    browser = Viewer(bob)
+    invitation = invite(ann, bob)
+
+    async def scenario() -> None:
+        ws = me_socket(browser)
+        assert (await ws.connect())[0]
+        assert await next_of(ws, "badge") == {"type": "badge", "count": 1}
+        await database_sync_to_async(match_decline)(match_id=invitation.pk, user=bob)
+        assert await next_of(ws, "badge") == {"type": "badge", "count": 0}
         await ws.disconnect()
 
     run(scenario)
