@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from games.boards import build_board
 from games.engine import IllegalAction
 from games.models import Match, Move
 
@@ -90,3 +91,84 @@ def verify(match: Match) -> Verification:
 
 def _canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+# -- replays: a match step by step, through one pair of eyes -----------------------
+
+PUBLIC = "public"  # a spectator's eyes: public knowledge only
+EVERYTHING = "all"  # every hand and face-down card (finished matches, games with ``reveal``)
+
+
+class NotShown(Exception):
+    """These eyes or this step are not the viewer's to see (a clear message for people)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    board: Any  # games.boards.Board, drawn from the chosen eyes only
+    step: int  # moves made before this picture: 0 .. last
+    last: int
+    eyes: str  # PUBLIC, EVERYTHING or "seat-<n>"
+    new_entries: int  # log entries the step's move added, as these eyes see them (to highlight)
+
+    @property
+    def previous(self) -> int:
+        return max(self.step - 1, 0)
+
+    @property
+    def next(self) -> int:
+        return min(self.step + 1, self.last)
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """The board's log, newest first, the entries of this step marked ``current``."""
+        return [{**entry, "current": index < self.new_entries} for index, entry in enumerate(self.board.log)]
+
+
+def eyes_offered(match: Match, my_seat: int | None) -> list[tuple[str, str]]:
+    """The eyes a viewer may replay ``match`` with, as (value, words): every seat's and
+    everything revealed once it is over; while it runs, the viewer's own seat and a
+    spectator's (``my_seat``: the viewer's seat, None for others)."""
+    names = [seat.public_name for seat in match.seats.select_related("user").order_by("index")]
+    if match.status == Match.Status.FINISHED:
+        offered = [(f"seat-{index}", f"{name}'s eyes") for index, name in enumerate(names)]
+        offered.append((PUBLIC, "A spectator's eyes"))
+        offered.append((EVERYTHING, "Everything revealed"))
+        return offered
+    offered = [(PUBLIC, "A spectator's eyes")]
+    if my_seat is not None:
+        offered.insert(0, (f"seat-{my_seat}", "Your eyes"))
+    return offered
+
+
+def frame(match: Match, *, step: int, eyes: str, my_seat: int | None) -> Frame:
+    """The picture of ``match`` after ``step`` moves, through ``eyes``. Raises
+    ``NotShown`` for eyes the viewer may not use (another seat's, or everything, while
+    the match runs) and clamps ``step`` into the match's moves."""
+    if eyes not in {value for value, _ in eyes_offered(match, my_seat)}:
+        raise NotShown("Those eyes are not yours to replay this match with (yet).")
+    last = match.ply
+    step = max(0, min(step, last))
+    seats = list(match.seats.select_related("user").order_by("index"))
+    seat = int(eyes.removeprefix("seat-")) if eyes.startswith("seat-") else None
+    game = match.engine
+
+    def seen(some_state: Any) -> dict[str, Any]:
+        # Everything revealed is for finished matches only: eyes_offered saw to that.
+        return game.reveal(some_state) if eyes == EVERYTHING else game.view(some_state, seat)
+
+    before, state = None, None
+    for _ply, current in states(match, until=step):
+        before, state = state, current
+    assert state is not None
+    board = build_board(
+        game,
+        state,
+        seat,
+        [seat.public_name for seat in seats],
+        step,
+        view=seen(state) if eyes == EVERYTHING else None,
+    )
+    board.actions = []  # a replay is looked at, never played
+    added = len(seen(state)["log"]) - (len(seen(before)["log"]) if before is not None else 0)
+    return Frame(board=board, step=step, last=last, eyes=eyes, new_entries=max(added, 0))

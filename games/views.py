@@ -13,12 +13,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games import replays, selectors, services
+from games.boards import render_board
 from games.bots import levels_for
 from games.engine import IllegalAction, all_games, get
 from games.errors import ErrorCode
@@ -187,6 +189,63 @@ def match_rematch(request: HttpRequest, match_id: int) -> HttpResponse:
         messages.error(request, str(error))
         return redirect("match", match_id)
     return redirect("match", rematch.pk)
+
+
+def _replay_frame(request: HttpRequest, match_id: int) -> tuple[selectors.Access, replays.Frame]:
+    """The replay frame the query string asks for: ``step`` (moves made; the last by
+    default) and ``eyes`` ("seat-<n>", "public", "all"; the viewer's own by default)."""
+    access = _access(request, match_id)
+    match = access.match
+    if match.state is None:
+        raise Http404("This match has not started: there is nothing to replay yet.")
+    raw_step = request.GET.get("step", "")
+    if raw_step and not raw_step.isdigit():
+        raise BadReplayRequest("The step is a whole number of moves.")
+    step = int(raw_step) if raw_step else match.ply
+    default_eyes = f"seat-{access.seat_index}" if access.seat_index is not None else replays.PUBLIC
+    try:
+        frame = replays.frame(
+            match, step=step, eyes=request.GET.get("eyes", default_eyes), my_seat=access.seat_index
+        )
+    except replays.NotShown as refusal:
+        raise BadReplayRequest(str(refusal)) from None
+    return access, frame
+
+
+class BadReplayRequest(Exception):
+    pass
+
+
+def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Step through a match: any seat's eyes or everything revealed once it is over; the
+    viewer's own seat (or a spectator's) up to now while it runs."""
+    try:
+        access, frame = _replay_frame(request, match_id)
+    except BadReplayRequest as refusal:
+        return render(request, "games/replay_refused.html", {"why": str(refusal)}, status=400)
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "match": access.match,
+            "frame": frame,
+            "eyes": replays.eyes_offered(access.match, access.seat_index),
+            "board_html": render_board(frame.board, {"match_id": None}),
+        },
+    )
+
+
+def match_replay_frame(request: HttpRequest, match_id: int) -> HttpResponse:
+    """One frame alone, for the replay page's script (the same query string)."""
+    try:
+        access, frame = _replay_frame(request, match_id)
+    except BadReplayRequest as refusal:
+        return HttpResponse(str(refusal), status=400, content_type="text/plain; charset=utf-8")
+    html = render_to_string(
+        "games/_replay_frame.html",
+        {"match": access.match, "frame": frame, "board_html": render_board(frame.board, {"match_id": None})},
+    )
+    return HttpResponse(html)
 
 
 def match_verify(request: HttpRequest, match_id: int) -> HttpResponse:

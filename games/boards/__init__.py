@@ -130,12 +130,25 @@ class Board:
         return [button for button in self.actions if button.type == kind]
 
 
-def build_board(game: Game[Any], state: Any, seat: int | None, names: list[str], ply: int) -> Board:
-    """The board one viewer sees; ``seat=None`` for a spectator."""
+def build_board(
+    game: Game[Any],
+    state: Any,
+    seat: int | None,
+    names: list[str],
+    ply: int,
+    *,
+    view: dict[str, Any] | None = None,
+) -> Board:
+    """The board one viewer sees; ``seat=None`` for a spectator. ``view``: another view
+    of ``state`` to draw instead of the seat's own, with no buttons (a replay's
+    "everything revealed", from ``game.reveal``, for finished matches only)."""
     to_act = game.to_act(state)
-    view = game.view(state, seat)
     presenter = presenter_for(game)
-    legal = game.legal_actions(state, seat) if seat is not None and seat in to_act else []
+    if view is None:
+        view = game.view(state, seat)
+        legal = game.legal_actions(state, seat) if seat is not None and seat in to_act else []
+    else:
+        legal = []
     board = Board(
         game=game,
         view=view,

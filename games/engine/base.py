@@ -3,8 +3,8 @@
 ``Game`` does the checks that are the same in every game (player count, options,
 the seat, the action's shape, whose turn it is) and hands a parsed action to the
 game's own ``play``. A game subclass declares its facts as class attributes and
-implements ``setup``, ``to_act``, ``legal_actions``, ``play``, ``view``, ``result``
-and ``sample``. States are frozen dataclasses, encoded by ``codec``.
+implements ``setup``, ``to_act``, ``legal_actions``, ``play``, ``view``, ``reveal``,
+``result`` and ``sample``. States are frozen dataclasses, encoded by ``codec``.
 """
 
 from __future__ import annotations
@@ -106,6 +106,31 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def result(self, state: S) -> dict[str, Any] | None: ...
+
+    @abstractmethod
+    def reveal(self, state: S) -> dict[str, Any]:
+        """Everything revealed: a full-information view of ``state``, JSON-ready.
+
+        For finished matches only (the site offers it on a match that is over, at
+        any step of its replay; a running match must never be shown it): it holds
+        every hand, every face-down card, decks in their order, whatever no seat
+        knows, and so whatever the match would have drawn next.
+
+        The shape is ``view(state, None)``'s, so that a board drawn from views can
+        draw it, with every hidden value filled in, plus:
+
+        - ``"revealed": True``;
+        - ``"as_seen_by"``: per seat (``str(seat)``, JSON keys being strings), the
+          top-level fields whose value depends on who looks, as that seat's view
+          gives them (``seat``, ``role``, ``hand``, ...); log entries carry theirs
+          too (``log.log_reveal``);
+        - where useful, what no view has a place for (a deck's order, Booby-Trap's
+          hidden make-up and forces): documented per game.
+
+        Every seat's view is contained in it: ``view(state, s)`` agrees with the
+        reveal read as seat ``s`` (``as_seen_by`` applied) wherever the view has a
+        value (the conformance suite checks it, with no null left where a hidden
+        value exists). It carries no generator state."""
 
     @abstractmethod
     def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> S:

@@ -4,6 +4,7 @@ An entry holds what everyone may know (``public``) and, per seat, what only that
 seat may know (``private``). Facts are stored as canonical JSON text: immutable,
 cheap to copy with the state, and encoded as they are. Texts name players as
 ``{s0}``, ``{s1}``, ... so the site can put display names in (``render_text``).
+``log_reveal`` shows every seat's private part, for the replays of finished matches.
 """
 
 from __future__ import annotations
@@ -84,6 +85,46 @@ def log_view(log: Sequence[LogEntry], seat: int | None) -> list[dict[str, Any]]:
             fresh[key] = fresh[key].copy()
         shown.append(fresh)
     return shown
+
+
+def entry_reveal(item: LogEntry) -> dict[str, Any]:
+    """One entry with every seat's private part: for ``Game.reveal`` (finished matches only).
+
+    It reads as a spectator's entry (the public text and facts) plus:
+
+    - ``as_seen_by``: per seat with a private part (the seat as a string, JSON keys
+      being strings), that seat's own text and facts; the entry as that seat's view
+      shows it is the public entry updated with these;
+    - a private fact that no public fact names and no two seats give differently
+      (a card only its drawer saw, a Peek's result) is also put beside the public
+      facts, where a board reading the entry finds it.
+
+    Not cached like ``log_view``: replays call it, bots never do.
+    """
+    shown: dict[str, Any] = {"event": item.event, "seat": item.seat, "text": item.text}
+    shown.update(json.loads(item.public))
+    if not item.private:
+        return shown
+    seen_by: dict[str, dict[str, Any]] = {}
+    merged: dict[str, Any] = {}
+    clashing: set[str] = set()
+    for owner, own_text, facts in item.private:
+        own: dict[str, Any] = json.loads(facts)
+        seen_by[str(owner)] = {"text": own_text, **own}
+        for key, value in own.items():
+            if key in shown:
+                continue  # the public fact is what everyone saw
+            if key in merged and merged[key] != value:
+                clashing.add(key)  # each seat's own (a hand each was dealt)
+            merged.setdefault(key, value)
+    shown.update((key, value) for key, value in merged.items() if key not in clashing)
+    shown["as_seen_by"] = seen_by
+    return shown
+
+
+def log_reveal(log: Sequence[LogEntry]) -> list[dict[str, Any]]:
+    """Every entry with every seat's private part (``entry_reveal``)."""
+    return [entry_reveal(item) for item in log]
 
 
 # -- the cache behind entry_view and log_view ----------------------------------------

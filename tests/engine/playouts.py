@@ -265,7 +265,7 @@ def trace(
 ) -> Iterator[str]:
     """Everything observable along a replay: whose turn it is and each waiting seat's
     legal actions at every step; at ``points``, the state's encoding, every seat's
-    view and the result. (Encoding every state would cost the square of the length:
+    view, the reveal and the result. (Encoding every state would cost the square of the length:
     the log grows with the game, and any difference carries into later encodings.)"""
     state = game.new(players, seed, options)
     wanted = set(points)
@@ -278,6 +278,7 @@ def trace(
             yield canonical(game.encode(state))
             for viewer in seats_and_spectator(players):
                 yield canonical(game.view(state, viewer))
+            yield canonical(game.reveal(state))
             yield canonical(game.result(state))
         if step < len(moves):
             seat, action = moves[step]

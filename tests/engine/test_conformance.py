@@ -22,7 +22,7 @@ from games.engine import Game, all_games
 from games.engine.codec import encode
 from games.engine.ranking import competition_ranks
 from games.engine.rng import resume
-from tests.engine.conformance import actions, codec, common, determinism, facts, results, views
+from tests.engine.conformance import actions, codec, common, determinism, facts, results, reveal, views
 from tests.engine.conformance.common import BUDGET
 from tests.engine.playouts import Config, Playout, checkpoints, configs, extra_games, recorded
 from tests.engine.toy_game import ToyHighCard, ToyState
@@ -215,6 +215,32 @@ def test_sample_re_deals_what_the_viewer_cannot_know(config: Config) -> None:
     views.check_sample_re_deals(common.main_playout(config), BUDGET.re_deal_samples)
 
 
+# -- everything revealed (the replays of finished matches) ----------------------------------
+
+
+@every_config
+def test_reveal_is_json_ready_repeatable_and_pure(config: Config) -> None:
+    for playout, steps in checked(config):
+        reveal.check_reveal_is_json_ready_and_pure(playout, steps)
+
+
+@every_config
+def test_reveal_contains_every_seats_view(config: Config) -> None:
+    for playout, steps in checked(config):
+        reveal.check_reveal_contains_every_view(playout, steps)
+
+
+@every_config
+def test_reveal_leaves_no_hidden_value_null(config: Config) -> None:
+    for playout, steps in checked(config):
+        reveal.check_reveal_fills_hidden_values(playout, steps)
+
+
+def test_every_registered_game_says_what_its_reveal_must_show() -> None:
+    missing = [game.slug for game in all_games() if game.slug not in reveal.HIDDEN_VALUES]
+    assert not missing, f"add these games to HIDDEN_VALUES in tests/engine/conformance/reveal.py: {missing}"
+
+
 # -- the suite itself: each kind of check fails on a game that breaks it -------------------
 
 
@@ -300,6 +326,43 @@ class RanksFlipWithTheDeal(ToyHighCard):
         return result
 
 
+class RevealHidesTheDeck(ToyHighCard):
+    """Shows the deck's ids but not its cards: no view has the deck, so only the
+    hidden-values check can tell."""
+
+    def reveal(self, state: ToyState) -> dict[str, Any]:
+        shown = super().reveal(state)
+        shown["deck"] = [{**card, "value": None} for card in shown["deck"]]
+        return shown
+
+
+class RevealHidesAHand(ToyHighCard):
+    """Shows the hands as a spectator sees them (face down), though each seat sees its own."""
+
+    def reveal(self, state: ToyState) -> dict[str, Any]:
+        return {**super().reveal(state), "hands": self.view(state, None)["hands"]}
+
+
+class RevealLogIsPublic(ToyHighCard):
+    """Logs only what everyone saw: the drawers' private texts and values are lost."""
+
+    def reveal(self, state: ToyState) -> dict[str, Any]:
+        return {**super().reveal(state), "log": self.view(state, None)["log"]}
+
+
+class RevealShowsTheGenerator(ToyHighCard):
+    def reveal(self, state: ToyState) -> dict[str, Any]:
+        return {**super().reveal(state), "shuffle": encode(state.rng)}
+
+
+class RevealIsKeptAndShared(ToyHighCard):
+    """Hands out the same dict on every call (a cache without copies)."""
+
+    def reveal(self, state: ToyState) -> dict[str, Any]:
+        kept: dict[int, dict[str, Any]] = self.__dict__.setdefault("kept", {})
+        return kept.setdefault(id(state), super().reveal(state))
+
+
 def _toy_config(game: ToyHighCard, players: int = 3) -> Config:
     return Config(game, players)
 
@@ -366,3 +429,45 @@ def test_suite_catches_ranks_that_flip_between_playouts() -> None:
     for seed in range(6):
         agreeing &= results.check_result(recorded(_toy_config(game), seed))
     assert not agreeing
+
+
+def test_suite_passes_the_toy_games_reveal_as_written() -> None:
+    playout = recorded(_toy_config(ToyHighCard()), 0)
+    steps = list(range(len(playout.states)))
+    reveal.check_reveal_is_json_ready_and_pure(playout, steps)
+    reveal.check_reveal_contains_every_view(playout, steps)
+    reveal.check_reveal_fills_hidden_values(playout, steps)
+
+
+def test_suite_catches_a_reveal_that_hides_what_no_seat_knows() -> None:
+    playout = recorded(_toy_config(RevealHidesTheDeck()), 0)
+    steps = list(range(len(playout.states)))
+    reveal.check_reveal_contains_every_view(playout, steps)  # no view shows the deck...
+    with pytest.raises(AssertionError, match=r"deck\[0\]\['value'\] is null"):
+        reveal.check_reveal_fills_hidden_values(playout, steps)  # ...but the deck is hidden there
+
+
+def test_suite_catches_a_reveal_that_hides_what_a_seat_knows() -> None:
+    playout = recorded(_toy_config(RevealHidesAHand()), 0)
+    with pytest.raises(AssertionError, match=r"view\(0\) knows something the reveal does not.*'value'"):
+        reveal.check_reveal_contains_every_view(playout, [0])
+
+
+def test_suite_catches_a_reveal_that_drops_private_log_facts() -> None:
+    playout = recorded(_toy_config(RevealLogIsPublic()), 0)
+    drawn = next(step for step, (_, action) in enumerate(playout.moves) if action["type"] == "draw") + 1
+    reveal.check_reveal_fills_hidden_values(playout, [drawn])  # hands and deck are all there...
+    with pytest.raises(AssertionError, match=r"knows something the reveal does not: view\['log'\]"):
+        reveal.check_reveal_contains_every_view(playout, [drawn])  # ...but not what the drawer read
+
+
+def test_suite_catches_a_reveal_that_shows_the_generator_state() -> None:
+    playout = recorded(_toy_config(RevealShowsTheGenerator()), 0)
+    with pytest.raises(AssertionError, match="generator state"):
+        reveal.check_reveal_is_json_ready_and_pure(playout, [0])
+
+
+def test_suite_catches_a_reveal_that_shares_what_it_returns() -> None:
+    playout = recorded(_toy_config(RevealIsKeptAndShared()), 0)
+    with pytest.raises(AssertionError, match="shares what it returned"):
+        reveal.check_reveal_is_json_ready_and_pure(playout, [0])

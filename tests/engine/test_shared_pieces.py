@@ -21,7 +21,7 @@ from games.engine.actions import (
 )
 from games.engine.cards import deal, draw, insert_at_random, replace_at, reshuffle_under_top
 from games.engine.codec import DecodeError, decode, encode
-from games.engine.log import LogEntry, entry, entry_view, log_view, render_text
+from games.engine.log import LogEntry, entry, entry_reveal, entry_view, log_reveal, log_view, render_text
 from games.engine.options import bool_option, choice_option, int_option, parse_options
 from games.engine.ranking import competition_ranks
 from games.engine.rng import FastRng, fast_state
@@ -425,6 +425,56 @@ def test_log_view_hides_private_facts_from_others_and_spectators(viewer: int | N
         "pile": "deck",
     }
     assert "7" not in json.dumps(log_view((DRAW, DRAW), viewer))
+
+
+def test_log_reveal_reads_as_a_spectators_entry_with_every_private_part() -> None:
+    assert entry_reveal(DRAW) == {
+        "event": "draw",
+        "seat": 1,
+        "text": "{s1} drew a card",
+        "card": "ab12",
+        "pile": "deck",
+        "value": 7,  # one seat's own fact: shown beside the public ones too
+        "as_seen_by": {"1": {"text": "You drew the 7", "value": 7}},
+    }
+    assert log_reveal((DRAW, entry("pass", None, "Nobody moved"))) == [
+        entry_reveal(DRAW),
+        {"event": "pass", "seat": None, "text": "Nobody moved"},  # no private part: no as_seen_by
+    ]
+
+
+def test_log_reveal_keeps_facts_that_differ_per_seat_apart() -> None:
+    dealt = entry(
+        "deal",
+        0,
+        "{s0} dealt",
+        {"hand_size": 1, "cards": []},
+        {
+            0: ("You got the 3", {"cards": [3], "first": True, "suit": "red"}),
+            1: ("You got the 5", {"cards": [5], "suit": "red"}),
+        },
+    )
+    revealed = entry_reveal(dealt)
+    # "cards" is public (an empty list) and stays so; "first" is one seat's and "suit" agrees.
+    assert {key: revealed[key] for key in ("cards", "first", "suit")} == {
+        "cards": [],
+        "first": True,
+        "suit": "red",
+    }
+    assert revealed["as_seen_by"] == {
+        "0": {"text": "You got the 3", "cards": [3], "first": True, "suit": "red"},
+        "1": {"text": "You got the 5", "cards": [5], "suit": "red"},
+    }
+    clashing = entry("deal", 0, "{s0} dealt", None, {0: ("3", {"card": 3}), 1: ("5", {"card": 5})})
+    assert "card" not in entry_reveal(clashing)
+
+
+def test_log_reveal_read_as_a_seat_is_that_seats_log_view() -> None:
+    for viewer in (0, 1, 2):
+        revealed = entry_reveal(DRAW)
+        own = revealed.pop("as_seen_by").get(str(viewer), {})
+        seen = {**revealed, **own}
+        assert {key: seen[key] for key in entry_view(DRAW, viewer)} == entry_view(DRAW, viewer)
 
 
 def test_log_entries_survive_the_codec() -> None:

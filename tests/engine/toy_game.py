@@ -21,7 +21,7 @@ from typing import Any
 from games.engine import Game, IllegalAction
 from games.engine.actions import TokenField
 from games.engine.cards import draw, replace_at
-from games.engine.log import LogEntry, entry, log_view
+from games.engine.log import LogEntry, entry, log_reveal, log_view
 from games.engine.options import OptionValue, bool_option, choice_option, int_option
 from games.engine.ranking import competition_ranks
 from games.engine.rng import RngState, resume
@@ -156,6 +156,18 @@ class ToyHighCard(Game[ToyState]):
             "scores": self._scores(state),
             "log": log_view(state.log, seat),
         }
+
+    def reveal(self, state: ToyState) -> dict[str, Any]:
+        """A spectator's view with every hand shown and the deck in order (top first)."""
+        values = dict(state.values)
+        shown = self.view(state, None)
+        shown["hands"] = [[{"id": card, "value": values[card]} for card in hand] for hand in state.hands]
+        shown["deck"] = [{"id": card, "value": values[card]} for card in state.deck]
+        shown["log"] = log_reveal(state.log)
+        shown["revealed"] = True
+        # Nothing at the top level depends on who looks.
+        shown["as_seen_by"] = {str(seat): {} for seat in range(state.players)}
+        return shown
 
     def _scores(self, state: ToyState) -> list[int]:
         values = dict(state.values)

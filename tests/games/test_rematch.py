@@ -68,3 +68,11 @@ def test_only_players_of_a_finished_match_may_ask(finished: Match, duel: Match, 
     assert logged_in(stranger).post(f"/matches/{finished.pk}/rematch").status_code == 404
     assert Client().post(f"/matches/{finished.pk}/rematch").status_code == 302
     assert not Match.objects.filter(rematch_of__isnull=False).exists()
+
+
+def test_the_finished_match_offers_its_players_a_rematch_and_everyone_a_replay(
+    finished: Match, ann: User, make_person: Any
+) -> None:
+    page = logged_in(ann).get(f"/matches/{finished.pk}/").content.decode()
+    assert 'id="rematch"' in page and f"/matches/{finished.pk}/rematch" in page
+    assert f"/matches/{finished.pk}/replay" in page

@@ -14,7 +14,7 @@ from games.engine.rng import RngState
 from . import rules
 from .sample import sample_state
 from .state import NO_PASS, REGULAR, SIZE_ORDER, SOLITAIRE, VALUE_SCHEMES, VARIANTS, BoobyTrapState
-from .view import build_view
+from .view import build_reveal, build_view
 
 _PIECE = TokenField()
 
@@ -84,6 +84,9 @@ class BoobyTrap(Game[BoobyTrapState]):
 
     def view(self, state: BoobyTrapState, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
+
+    def reveal(self, state: BoobyTrapState) -> dict[str, Any]:
+        return build_reveal(state)
 
     def result(self, state: BoobyTrapState) -> dict[str, Any] | None:
         return rules.result(state)

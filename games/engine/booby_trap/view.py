@@ -4,6 +4,7 @@ Positions (rounded to 1/20 inch) and nominal sizes are public. Loads, the hidden
 make-up (true radius, friction) and the fingertip noise are never in a view, nor
 anything computed from them, except the one thing the rules give a player: the
 readings of the pieces they touched themselves (from their own log entries).
+``build_reveal`` shows them all, for finished matches only.
 """
 
 from __future__ import annotations
@@ -11,11 +12,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.engine.log import log_view
+from games.engine.log import log_reveal, log_view
 
 from . import rules
 from .physics import LOADING_LENGTH, MARKING, PIECE_SIZES, TRAY_WIDTH
-from .state import DISCARDED, IN_TRAY, NO_PASS, SIZE_NAMES, SOLITAIRE, SOLITAIRE_TRIPS_ALLOWED, BoobyTrapState
+from .replay import force_network
+from .state import (
+    DISCARDED,
+    IN_TRAY,
+    NO_PASS,
+    SIZE_NAMES,
+    SOLITAIRE,
+    SOLITAIRE_TRIPS_ALLOWED,
+    BoobyTrapState,
+    Piece,
+)
 
 PHASE_TOUCH = "touch"
 PHASE_DECIDE = "decide"
@@ -44,6 +55,45 @@ def own_readings(state: BoobyTrapState, seat: int | None) -> dict[str, dict[str,
             if owner == seat:
                 readings[public["piece"]] = json.loads(facts)
     return readings
+
+
+def build_reveal(state: BoobyTrapState) -> dict[str, Any]:
+    """Everything revealed (``Game.reveal``, finished matches only): a spectator's view
+    with the reading a touch would give on every piece in the tray (and on the touched
+    one), plus what only the state holds:
+
+    - per piece, ``hidden``: its true ``radius`` and ``friction``, its ``load`` (in
+      bar-pushes) and fingertip ``noise`` as of the last settle, and its exact ``x``,
+      ``y`` (the view's are rounded to 1/20 inch);
+    - ``forces``: the force network of this arrangement (``replay.force_network``),
+      so a replay draws the stress arches at every step, each take included.
+    """
+    shown = build_view(state, None)
+    for piece, place in zip(state.pieces, shown["pieces"], strict=True):
+        if piece.in_tray:
+            # A reading is a lookup of the stored load and noise: what any touch of the
+            # piece in this arrangement reads, as the toucher's own view shows it.
+            place["reading"] = _reading(piece)
+        place["hidden"] = {
+            "radius": piece.radius,
+            "friction": piece.friction,
+            "load": piece.load,
+            "noise": piece.noise,
+            "x": piece.x,
+            "y": piece.y,
+        }
+    if state.touched is not None:
+        shown["touched"]["reading"] = _reading(state.pieces[state.touched])
+    shown["forces"] = force_network(state)
+    shown["log"] = log_reveal(state.log)
+    shown["revealed"] = True
+    shown["as_seen_by"] = {str(seat): {"seat": seat} for seat in range(state.players)}
+    return shown
+
+
+def _reading(piece: Piece) -> dict[str, Any]:
+    gauge_value, word = rules.reading(piece)
+    return {"gauge": gauge_value, "feel": word}
 
 
 def build_view(state: BoobyTrapState, seat: int | None) -> dict[str, Any]:

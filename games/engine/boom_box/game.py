@@ -9,7 +9,7 @@ from games.engine.actions import ChoiceField, TokenField
 from games.engine.base import Game
 from games.engine.boom_box import rules
 from games.engine.boom_box.state import CLAIMS, BoomBoxState
-from games.engine.boom_box.view import build_view, sample_state
+from games.engine.boom_box.view import build_reveal, build_view, sample_state
 from games.engine.errors import IllegalAction
 from games.engine.options import OptionValue
 from games.engine.rng import RngState
@@ -87,6 +87,9 @@ class BoomBox(Game[BoomBoxState]):
         if seat is not None:
             check_seat(seat, state.players)
         return build_view(state, seat)
+
+    def reveal(self, state: BoomBoxState) -> dict[str, Any]:
+        return build_reveal(state)
 
     def result(self, state: BoomBoxState) -> dict[str, Any] | None:
         return rules.result(state)

@@ -4,7 +4,7 @@ Public: every box's id, name (its letter, ``state.box_names``), owner and colour
 once it is on the table (a Start Line, in front of someone, opened, removed), where
 it lies, every pass and claim made on it, and the content of opened boxes. Private
 to the owner: the content of their unopened and removed boxes, and which two boxes
-they set aside.
+they set aside. ``build_reveal`` shows everything, for finished matches only.
 """
 
 from __future__ import annotations
@@ -23,13 +23,59 @@ from games.engine.boom_box.state import (
     Removal,
     box_names,
 )
-from games.engine.log import LogEntry, entry, log_view
+from games.engine.log import LogEntry, entry, log_reveal, log_view
 
 # What a view log item holds besides its facts.
 _ENTRY_KEYS = ("event", "seat", "text")
 
 
 def build_view(state: BoomBoxState, seat: int | None) -> dict[str, Any]:
+    return {
+        "game": "boom-box",
+        "players": state.players,
+        "seat": seat,
+        "phase": state.phase,
+        "to_act": rules.to_act(state),
+        "starting_seat": state.starting_seat,
+        "turn": _turn_view(state),
+        "pending_loss": _pending_loss_view(state),
+        "choose_from": _choose_from(state, seat),
+        "seats": [_seat_view(state, holder, seat) for holder in range(state.players)],
+        "boxes": _boxes(state, seat, everything=False),
+        "removed": [
+            {"box": removal.box, "from": removal.holder, "chooser": removal.chooser}
+            for removal in state.removed
+        ],
+        "unopened_left": sum(map(len, state.start_lines)) + sum(map(len, state.fronts)),
+        "result": rules.result(state),
+        "log": log_view(state.log, seat),
+    }
+
+
+def build_reveal(state: BoomBoxState) -> dict[str, Any]:
+    """Everything revealed (``Game.reveal``, finished matches only): a spectator's view
+    with every box of the game in ``boxes`` (set aside and never chosen included) and
+    its content, every seat's ``set_aside``, and every seat's private log facts."""
+    shown = build_view(state, None)
+    shown["seats"] = [_seat_view(state, holder, holder) for holder in range(state.players)]
+    shown["boxes"] = _boxes(state, None, everything=True)
+    shown["log"] = log_reveal(state.log)
+    shown["revealed"] = True
+    shown["as_seen_by"] = {
+        str(seat): {"seat": seat, "choose_from": _choose_from(state, seat)} for seat in range(state.players)
+    }
+    return shown
+
+
+def _choose_from(state: BoomBoxState, seat: int | None) -> list[str] | None:
+    """The viewer's boxes that may still be set aside (null once the Start Line is laid out)."""
+    if seat is None or rules.has_chosen(state, seat):
+        return None
+    return [box_id for box_id in rules.boxes_of(state, seat) if box_id not in state.set_aside[seat]]
+
+
+def _boxes(state: BoomBoxState, seat: int | None, *, everything: bool) -> dict[str, dict[str, Any]]:
+    """The boxes ``seat`` may know of, by id (``everything``: every box, content shown)."""
     history: dict[str, list[dict[str, Any]]] = {}
     for made in state.passes:
         history.setdefault(made.box, []).append(
@@ -53,11 +99,11 @@ def build_view(state: BoomBoxState, seat: int | None) -> dict[str, Any]:
     boxes: dict[str, dict[str, Any]] = {}
     for box in state.boxes:
         place, holder = places.get(box.id, ("unchosen", box.owner))
-        is_own = box.owner == seat
-        if not is_own and place in ("set_aside", "unchosen"):
+        sees_inside = everything or box.owner == seat  # an owner knows their own boxes
+        if not sees_inside and place in ("set_aside", "unchosen"):
             continue  # out of the game unseen: not even its id is shown
         is_open = place == "opened"
-        is_known = is_open or is_own
+        is_known = is_open or sees_inside
         boxes[box.id] = {
             "id": box.id,
             # What people call it: a letter, or null for the viewer's own boxes not on the table.
@@ -71,32 +117,7 @@ def build_view(state: BoomBoxState, seat: int | None) -> dict[str, Any]:
             "gems": box.gems if is_known else None,
             "passes": history.get(box.id, []),
         }
-
-    return {
-        "game": "boom-box",
-        "players": state.players,
-        "seat": seat,
-        "phase": state.phase,
-        "to_act": rules.to_act(state),
-        "starting_seat": state.starting_seat,
-        "turn": _turn_view(state),
-        "pending_loss": _pending_loss_view(state),
-        # The viewer's boxes that may still be set aside (null once the Start Line is laid out).
-        "choose_from": (
-            [box_id for box_id in rules.boxes_of(state, seat) if box_id not in state.set_aside[seat]]
-            if seat is not None and not rules.has_chosen(state, seat)
-            else None
-        ),
-        "seats": [_seat_view(state, holder, seat) for holder in range(state.players)],
-        "boxes": boxes,
-        "removed": [
-            {"box": removal.box, "from": removal.holder, "chooser": removal.chooser}
-            for removal in state.removed
-        ],
-        "unopened_left": sum(map(len, state.start_lines)) + sum(map(len, state.fronts)),
-        "result": rules.result(state),
-        "log": log_view(state.log, seat),
-    }
+    return boxes
 
 
 def _seat_view(state: BoomBoxState, holder: int, viewer: int | None) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from games.engine.dont_go_boom import rounds, rules
 from games.engine.dont_go_boom.cards import BOMB, DRAW_AGAIN, GRID_SIZE, KIND, PEEK, SWAP
 from games.engine.dont_go_boom.sample import sample_state
 from games.engine.dont_go_boom.state import CHOOSE, DECIDE, DRAW, FLIP, FROM_DECK, OVER, DontGoBoomState
-from games.engine.dont_go_boom.view import build_view, to_act
+from games.engine.dont_go_boom.view import build_reveal, build_view, to_act
 from games.engine.options import Option, OptionValue, int_option
 from games.engine.ranking import competition_ranks
 from games.engine.rng import RngState
@@ -121,6 +121,9 @@ class DontGoBoom(Game[DontGoBoomState]):
 
     def view(self, state: DontGoBoomState, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
+
+    def reveal(self, state: DontGoBoomState) -> dict[str, Any]:
+        return build_reveal(state)
 
     def result(self, state: DontGoBoomState) -> dict[str, Any] | None:
         if state.phase != OVER:

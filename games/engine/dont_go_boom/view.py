@@ -29,7 +29,7 @@ from games.engine.dont_go_boom.state import (
     TURNS_PER_PLAYER_CAP,
     DontGoBoomState,
 )
-from games.engine.log import log_view
+from games.engine.log import log_reveal, log_view
 
 SLUG = "dont-go-boom"
 
@@ -76,23 +76,6 @@ def build_view(state: DontGoBoomState, seat: int | None) -> dict[str, Any]:
             }
         )
 
-    held: dict[str, Any] | None = None
-    if state.held != NO_CARD:
-        card = state.held
-        holder = state.turn
-        # A card taken from the discard pile was public; one drawn from the deck is
-        # seen only by the player holding it.
-        visible = state.held_from == FROM_DISCARD or seat == holder
-        held = {
-            "seat": holder,
-            "from": state.held_from,
-            "card": card_data(card, ids[card]) if visible else None,
-        }
-        if seat == holder:
-            from_deck = state.held_from == FROM_DECK
-            held["must_keep"] = not from_deck or KIND[card] == BOMB
-            held["action"] = KIND[card] if from_deck and KIND[card] in ACTION_KINDS else None
-
     totals = [sum(scores[owner] for scores in state.round_scores) for owner in range(state.players)]
     return {
         "game": SLUG,
@@ -119,12 +102,58 @@ def build_view(state: DontGoBoomState, seat: int | None) -> dict[str, Any]:
         },
         "discard": [card_data(card, ids[card]) for card in state.discard],
         "removed": [card_data(card, ids[card]) for card in state.removed],
-        "held": held,
+        "held": _held(state, seat),
         "round_scores": [list(scores) for scores in state.round_scores],
         "totals": totals,
         "last_round": _last_round(state),
         "log": log_view(state.log, seat),
     }
+
+
+def build_reveal(state: DontGoBoomState) -> dict[str, Any]:
+    """Everything revealed (``Game.reveal``, finished matches only): a spectator's view
+    with every face-down card's face, the held card as its holder sees it, the deck in
+    order (``deck.cards``, top first) and every seat's private log facts."""
+    shown = build_view(state, None)
+    ids = state.ids
+    for owner, minefield in enumerate(shown["minefields"]):
+        for card, place in zip(state.grids[owner], minefield["cards"], strict=True):
+            if place["face_up"]:
+                continue
+            # Still face down (``face_up`` stays the truth), but its face is shown.
+            place.update(value=VALUE[card], kind=KIND[card], label=card_label(card))
+            if place["known_by"]:
+                # What the seats in ``known_by`` saw with their Peek, as their views show it.
+                place["peeked"] = card_data(card, ids[card])
+    if state.held != NO_CARD:
+        shown["held"] = _held(state, state.turn)
+    shown["deck"]["cards"] = [card_data(card, ids[card]) for card in state.deck]
+    shown["log"] = log_reveal(state.log)
+    shown["revealed"] = True
+    shown["as_seen_by"] = {
+        str(owner): {"seat": owner, "my_choice": _my_choice(state, owner)} for owner in range(state.players)
+    }
+    return shown
+
+
+def _held(state: DontGoBoomState, seat: int | None) -> dict[str, Any] | None:
+    if state.held == NO_CARD:
+        return None
+    card = state.held
+    holder = state.turn
+    # A card taken from the discard pile was public; one drawn from the deck is
+    # seen only by the player holding it.
+    visible = state.held_from == FROM_DISCARD or seat == holder
+    held: dict[str, Any] = {
+        "seat": holder,
+        "from": state.held_from,
+        "card": card_data(card, state.ids[card]) if visible else None,
+    }
+    if seat == holder:
+        from_deck = state.held_from == FROM_DECK
+        held["must_keep"] = not from_deck or KIND[card] == BOMB
+        held["action"] = KIND[card] if from_deck and KIND[card] in ACTION_KINDS else None
+    return held
 
 
 def _my_choice(state: DontGoBoomState, seat: int | None) -> int | None:

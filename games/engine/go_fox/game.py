@@ -19,7 +19,7 @@ from games.engine.cards import deal
 from games.engine.errors import IllegalAction
 from games.engine.go_fox.sample import sample_state
 from games.engine.go_fox.state import HAND_SIZE, NUMBER_OF, GoFoxState, deal_entry, draw_entry, hand_order
-from games.engine.log import LogEntry, log_view
+from games.engine.log import LogEntry, log_reveal, log_view
 from games.engine.options import OptionValue
 from games.engine.ranking import competition_ranks
 from games.engine.rng import RngState, resume
@@ -142,6 +142,22 @@ class GoFox(Game[GoFoxState]):
             "result": self.result(state),
             "log": log_view(state.log, seat),
         }
+
+    def reveal(self, state: GoFoxState) -> dict[str, Any]:
+        """Everything revealed (finished matches only): a spectator's view plus every
+        ``hands`` (per seat) and the ``pile`` in order (top first); ``hand`` is each
+        seat's own, in ``as_seen_by``."""
+        ids = state.ids
+        shown = self.view(state, None)
+        shown["hands"] = [[_card_view(card, ids) for card in hand] for hand in state.hands]
+        shown["pile"] = [_card_view(card, ids) for card in state.pile]
+        shown["log"] = log_reveal(state.log)
+        shown["revealed"] = True
+        shown["as_seen_by"] = {
+            str(seat): {"seat": seat, "hand": [_card_view(card, ids) for card in hand]}
+            for seat, hand in enumerate(state.hands)
+        }
+        return shown
 
     def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> GoFoxState:
         return sample_state(view, seat, rng)

@@ -19,7 +19,7 @@ from games.engine.its_a_bomb.scenarios import (
     SCENARIO_SLUGS,
 )
 from games.engine.its_a_bomb.state import LINE_KINDS, State
-from games.engine.its_a_bomb.view import view
+from games.engine.its_a_bomb.view import reveal, view
 from games.engine.options import Option, OptionValue, choice_option
 from games.engine.rng import RngState
 
@@ -78,6 +78,9 @@ class ItsABomb(Game[State]):
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return view(state, seat)
+
+    def reveal(self, state: State) -> dict[str, Any]:
+        return reveal(state)
 
     def result(self, state: State) -> dict[str, Any] | None:
         if not state.outcome:

@@ -1,5 +1,6 @@
 """What each seat sees. The Crisis Unit sees every tile and the Countdown's order;
-employees and spectators see the public board only. Everything a bot or a board
+employees and spectators see the public board only; ``reveal`` (finished matches
+only) is the Crisis Unit's board for everyone. Everything a bot or a board
 template needs is here, and ``sampling`` rebuilds a state from it."""
 
 from __future__ import annotations
@@ -47,18 +48,17 @@ from games.engine.its_a_bomb.state import (
     State,
     TileRef,
 )
-from games.engine.log import log_view
+from games.engine.log import log_reveal, log_view
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     scenario = scenario_of(state)
     sees_all = seat == CRISIS_UNIT
-    role = "spectator" if seat is None else "crisis_unit" if sees_all else "employee"
     running = state.phase != OVER
     return {
         "game": "its-a-bomb",
         "seat": seat,
-        "role": role,
+        "role": _role(seat),
         "players": state.players,
         "crisis_unit_seat": CRISIS_UNIT,
         "employees": list(range(1, state.players)),
@@ -98,6 +98,26 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         },
         "log": log_view(state.log, seat),
     }
+
+
+def reveal(state: State) -> dict[str, Any]:
+    """Everything revealed (``Game.reveal``, finished matches only): what the Crisis Unit
+    sees (every tile, the Countdown in order), shaped as a spectator's view."""
+    shown = view(state, CRISIS_UNIT)
+    shown.update(
+        seat=None,
+        role=_role(None),
+        log=log_reveal(state.log),
+        revealed=True,
+        as_seen_by={str(seat): {"seat": seat, "role": _role(seat)} for seat in range(state.players)},
+    )
+    return shown
+
+
+def _role(seat: int | None) -> str:
+    if seat is None:
+        return "spectator"
+    return "crisis_unit" if seat == CRISIS_UNIT else "employee"
 
 
 def scenario_view(scenario: Scenario) -> dict[str, Any]:

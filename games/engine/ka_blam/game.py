@@ -26,7 +26,7 @@ from games.engine.ka_blam.cards import (
 from games.engine.ka_blam.rules import can_draw, draw_turn, pass_turn, play_card, start_round
 from games.engine.ka_blam.sample import sample_state
 from games.engine.ka_blam.state import KaBlamState
-from games.engine.log import log_view
+from games.engine.log import log_reveal, log_view
 from games.engine.options import OptionValue, choice_option, int_option
 from games.engine.ranking import competition_ranks
 from games.engine.rng import RngState, resume
@@ -180,6 +180,22 @@ class KaBlam(Game[KaBlamState]):
             "result": self.result(state),
             "log": log_view(state.log, seat),
         }
+
+    def reveal(self, state: KaBlamState) -> dict[str, Any]:
+        """Everything revealed (finished matches only): a spectator's view plus every
+        ``hands`` (per seat) and the ``pile`` in order (top first); ``hand`` is each
+        seat's own, in ``as_seen_by``."""
+        ids = state.ids
+        shown = self.view(state, None)
+        shown["hands"] = [[card_view(card, ids) for card in hand] for hand in state.hands]
+        shown["pile"] = [card_view(card, ids) for card in state.pile]
+        shown["log"] = log_reveal(state.log)
+        shown["revealed"] = True
+        shown["as_seen_by"] = {
+            str(seat): {"seat": seat, "hand": [card_view(card, ids) for card in hand]}
+            for seat, hand in enumerate(state.hands)
+        }
+        return shown
 
     def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> KaBlamState:
         return sample_state(view, seat, rng)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from games.engine.actions import IntField
 from games.engine.base import Game
 from games.engine.errors import IllegalAction
-from games.engine.log import LogEntry, entry, log_view
+from games.engine.log import LogEntry, entry, log_reveal, log_view
 from games.engine.options import OptionValue
 from games.engine.ranking import competition_ranks
 from games.engine.rng import RngState, resume
@@ -188,6 +188,16 @@ class ReadAndGrab(Game[ReadAndGrabState]):
             "result": self.result(state),
             "log": log_view(state.log, seat),
         }
+
+    def reveal(self, state: ReadAndGrabState) -> dict[str, Any]:
+        """Everything revealed (finished matches only): a spectator's view plus the
+        ``middle`` pile in order (top first), the one hidden thing of the game."""
+        shown = self.view(state, None)
+        shown["middle"] = [word_card_view(WORDS.cards[card], state.ids[card]) for card in state.middle]
+        shown["log"] = log_reveal(state.log)
+        shown["revealed"] = True
+        shown["as_seen_by"] = {str(seat): {"seat": seat} for seat in range(state.players)}
+        return shown
 
     def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> ReadAndGrabState:
         known = {card["id"]: word_card_of_view(card) for card in cards_in(view)}

@@ -59,7 +59,8 @@ def check_replay_is_deterministic(playout: Playout, points: list[int]) -> None:
 
 def check_replay_in_fresh_processes(game: Game[Any], playouts: list[Playout], points: int) -> None:
     """A fresh interpreter (with a different hash seed, so set order differs) replays
-    each playout to the same digest of turns, legal actions, encodings, views and results."""
+    each playout to the same digest of turns, legal actions, encodings, views, reveals
+    and results."""
     chosen = [checkpoints(playout, points) for playout in playouts]
     requests = [
         replay_request(game_spec(game), playout, steps)
@@ -106,7 +107,7 @@ def check_replay_in_fresh_processes(game: Game[Any], playouts: list[Playout], po
         for playout, mine, theirs in zip(playouts, here, json.loads(output), strict=True):
             assert mine == theirs, (
                 f"{playout.describe()}: a fresh process (PYTHONHASHSEED={hash_seed}) replayed "
-                "the same actions to different turns, legal actions, states, views or results"
+                "the same actions to different turns, legal actions, states, views, reveals or results"
             )
 
 
@@ -154,27 +155,27 @@ def check_readers_leave_the_state_unchanged(playout: Playout, steps: list[int]) 
         for viewer in seats_and_spectator(players):
             shown = game.view(state, viewer)
             before = canonical(shown)
-            _scribble(shown)
+            scribble(shown)
             assert canonical(game.view(state, viewer)) == before, (
                 f"{label}: changing the dict view({viewer}) returned changed the next view"
             )
         result = game.result(state)
         if result is not None:
             before = canonical(result)
-            _scribble(result)
+            scribble(result)
             assert canonical(game.result(state)) == before, f"{label}: result() shares its dict"
         assert canonical(game.encode(state)) == encoding(playout, step), (
             f"{label}: a reader changed the state"
         )
 
 
-def _scribble(data: Any) -> None:
+def scribble(data: Any) -> None:
     """Change every dict and list inside ``data`` in place."""
     if isinstance(data, dict):
         for value in data.values():
-            _scribble(value)
+            scribble(value)
         data["scribbled"] = True
     elif isinstance(data, list):
         for value in data:
-            _scribble(value)
+            scribble(value)
         data.append("scribbled")

@@ -30,11 +30,11 @@ def check_views(playout: Playout, steps: list[int]) -> None:
             assert isinstance(shown, dict), f"{label}: view({viewer}) is a {type(shown).__name__}"
             text = try_canonical(shown)
             assert text is not None and json.loads(text) == shown, (
-                f"{label}: view({viewer}) is not JSON-ready: {_not_json_ready(shown)}"
+                f"{label}: view({viewer}) is not JSON-ready: {not_json_ready(shown)}"
             )
             assert canonical(game.view(state, viewer)) == text, f"{label}: view({viewer}) varies"
             if any(secret in text for secret in secrets):
-                leaked = _find_secrets(shown, secrets)  # slower, but says where
+                leaked = find_secrets(shown, secrets)  # slower, but says where
                 assert not leaked, f"{label}: view({viewer}) shows the generator state at {leaked}"
 
 
@@ -119,7 +119,7 @@ def check_views_ignore_the_generator_state(playout: Playout, steps: list[int]) -
             )
 
 
-def _find_secrets(data: Any, secrets: set[str], path: str = "view") -> list[str]:
+def find_secrets(data: Any, secrets: set[str], path: str = "view") -> list[str]:
     if not secrets:
         return []
     if type(data) is int:
@@ -128,30 +128,30 @@ def _find_secrets(data: Any, secrets: set[str], path: str = "view") -> list[str]
         return [path] if any(secret in data for secret in secrets) else []
     if isinstance(data, dict):
         return [
-            hit for key, value in data.items() for hit in _find_secrets(value, secrets, f"{path}[{key!r}]")
+            hit for key, value in data.items() for hit in find_secrets(value, secrets, f"{path}[{key!r}]")
         ]
     if isinstance(data, list):
         return [
             hit
             for index, value in enumerate(data)
-            for hit in _find_secrets(value, secrets, f"{path}[{index}]")
+            for hit in find_secrets(value, secrets, f"{path}[{index}]")
         ]
     return []
 
 
-def _not_json_ready(data: Any, path: str = "view") -> str:
+def not_json_ready(data: Any, path: str = "view") -> str:
     """Where ``data`` stops being plain JSON (for a readable failure)."""
     if isinstance(data, dict):
         for key, value in data.items():
             if not isinstance(key, str):
                 return f"{path} has the key {key!r}"
-            found = _not_json_ready(value, f"{path}[{key!r}]")
+            found = not_json_ready(value, f"{path}[{key!r}]")
             if found:
                 return found
         return ""
     if isinstance(data, list):
         for index, value in enumerate(data):
-            found = _not_json_ready(value, f"{path}[{index}]")
+            found = not_json_ready(value, f"{path}[{index}]")
             if found:
                 return found
         return ""
