@@ -44,9 +44,7 @@ def main() -> None:
     fill(args.matches, args.due, args.people)
     print(f"filled {args.matches:,} matches ({args.due:,} due) in {time.perf_counter() - started:.0f} s")
     rows = [measure("sweep_clocks (timeouts: the autopilot plays each due turn)", sweep_clocks_until_done)]
-    notify = notify_sweep()
-    if notify is not None:
-        rows.append(measure("notification sweep (nudges and alarms)", notify))
+    rows.append(measure("notification sweep (nudges and alarms)", notify_sweep()))
     print()
     print("| sweep | matches | due | time | queries | queries per due item |")
     print("|---|--:|--:|--:|--:|--:|")
@@ -144,11 +142,8 @@ def sweep_clocks_until_done() -> int:
 
 
 def notify_sweep() -> Any:
-    """The notification sweep, when the notify package exists (issue 22)."""
-    try:
-        from games.notify.tasks import sweep_notices  # type: ignore[import-not-found]
-    except ImportError:
-        return None
+    """The notification sweep (games/notify)."""
+    from games.notify.tasks import sweep_notices
 
     def run() -> int:
         result = sweep_notices()

@@ -161,7 +161,7 @@ def play_and_watch(slug: str, players: int, seed: int) -> tuple[Match, list[Seen
         current = Match.objects.get(pk=match.pk)
         if current.status != Match.Status.RUNNING or current.ply >= MAX_PLIES:
             return False
-        random_move(current, people, rng)
+        random_move(current, dict(enumerate(people)), rng)
         return True
 
     async def scenario() -> None:

@@ -62,7 +62,9 @@ def test_only_players_of_a_finished_match_may_ask(finished: Match, duel: Match, 
     with pytest.raises(MatchError):
         match_rematch(match_id=finished.pk, user=stranger)
     with pytest.raises(MatchError):
-        match_rematch(match_id=duel.pk, user=duel.seats.get(index=0).user)  # still running
+        match_rematch(
+            match_id=duel.pk, user=User.objects.get(seats__match=duel, seats__index=0)
+        )  # still running
     assert not Match.objects.filter(rematch_of__isnull=False).exists()
     # A private match is not there for a stranger at all; a signed-out visitor is sent to log in.
     assert logged_in(stranger).post(f"/matches/{finished.pk}/rematch").status_code == 404
