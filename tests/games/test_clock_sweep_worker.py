@@ -1,0 +1,63 @@
+"""A real Celery worker killed in the middle of a clock sweep loses and duplicates nothing:
+each time-out is one transaction, so the one in flight is rolled back and the next
+sweep does it, once (games/services/clocks.py ``seat_time_out``)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Match, Move, Seat
+from games.services import SeatRequest, match_create, match_join
+from games.tasks import sweep_clocks
+from tests.conftest import ensure_bot_accounts, wait_for
+from tests.processes import celery_worker
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+MATCHES = 60
+
+
+def clocked_duels(count: int) -> list[Match]:
+    """Go Fox! duels with an hour per turn, each on a person's turn whose clock has run out."""
+    ann = User.objects.create_user(username=f"a{uuid.uuid4().hex[:6]}", password="x")
+    bob = User.objects.create_user(username=f"b{uuid.uuid4().hex[:6]}", password="x")
+    duels = []
+    for _ in range(count):
+        match = match_create(
+            creator=ann, game_slug="go-fox", options={}, turn_limit=3600,
+            seats=[SeatRequest("me"), SeatRequest("invite", username=bob.username)],
+        )  # fmt: skip
+        match_join(match_id=match.pk, user=bob)
+        duels.append(match)
+    # An hour has gone by in the worker's world too (its clock cannot be moved from here).
+    Seat.objects.filter(match__in=duels, deadline_at__isnull=False).update(
+        deadline_at=timezone.now() - timedelta(minutes=1)
+    )
+    return duels
+
+
+def test_a_worker_killed_mid_sweep_loses_and_duplicates_nothing(site_env: dict[str, str]) -> None:
+    from boomsite.celery import app
+
+    ensure_bot_accounts()
+    app.control.purge()
+    duels = clocked_duels(MATCHES)
+    played = Move.objects.filter(match__in=duels, user=None)
+    with celery_worker(site_env, prefix="clocks") as (_name, process):
+        app.send_task("games.tasks.sweep_clocks")
+        wait_for(lambda: played.count() >= 3, timeout=60, interval=0.02, what="the sweep to be under way")
+        process.kill()  # SIGKILL, in the middle of the sweep
+        process.wait()
+    done_by_the_dead_worker = played.count()
+    assert done_by_the_dead_worker < MATCHES, "the worker finished before it was killed: nothing was tested"
+    # The next sweep does the rest; nothing is played twice.
+    assert sweep_clocks()["timed_out"] == MATCHES - done_by_the_dead_worker
+    per_match = {match.pk: played.filter(match=match).count() for match in duels}
+    assert set(per_match.values()) == {1}
+    assert all(seat.timeouts == 1 for seat in Seat.objects.filter(match__in=duels, timeouts__gt=0))
+    assert Seat.objects.filter(match__in=duels, timeouts__gt=0).count() == MATCHES
