@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.notify",  # label "notify": emails of async play (docs/site.md, "Notifications")
+    "games.ratings",  # label "ratings": OpenSkill ratings and leaderboards (docs/site.md, "Ratings")
+    "games.review",  # label "review": post-game reviews by the expert bot (docs/site.md, "Post-game review")
 ]
 
 MIDDLEWARE = [
@@ -176,6 +178,7 @@ BOT_TURN_STALE_SECONDS = 30
 # their entry here, so the core never imports them (ratings and tournaments will).
 MATCH_FINISHED_TASKS: list[str] = [
     "games.notify.tasks.match_finished",  # the "match over" emails
+    "games.ratings.tasks.match_finished",  # the players' ratings
 ]
 # Turn clocks (games/clocks.py): the sweep's period, the grace before a "your turn"
 # email, and each player's vacation bank per year.

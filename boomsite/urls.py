@@ -15,5 +15,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("notify/", include("games.notify.urls")),
+    path("", include("games.ratings.urls")),
+    path("", include("games.review.urls")),
+    path("", include("games.history.urls")),
     path("", include("games.urls")),
 ]

@@ -33,7 +33,7 @@ API_REQUESTS_PER_WINDOW = 60
 API_WINDOW_SECONDS = 20
 
 
-def _error(code: str, message: str) -> JsonResponse:
+def error_response(code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": message}}, status=http_status(code))
 
 
@@ -52,15 +52,18 @@ def _token_key(request: HttpRequest) -> str:
 
 
 def _unauthorised() -> JsonResponse:
-    response = _error(ErrorCode.UNAUTHORISED, "Send a valid API token: Authorization: Bearer <token>.")
+    response = error_response(
+        ErrorCode.UNAUTHORISED, "Send a valid API token: Authorization: Bearer <token>."
+    )
     response["WWW-Authenticate"] = 'Bearer realm="boomsite"'
     return response
 
 
-def _caller(request: HttpRequest, match_id: int, method: str) -> tuple[User, selectors.Access] | JsonResponse:
-    """The token's user and what they may see of the match, or the error to answer."""
+def token_caller(request: HttpRequest, method: str) -> User | JsonResponse:
+    """The token's user, or the error to answer (another method, no valid token, over the
+    token's rate limit). Every endpoint starts here, features' endpoints too."""
     if request.method != method:
-        return _error(ErrorCode.METHOD_NOT_ALLOWED, f"Use {method}.")
+        return error_response(ErrorCode.METHOD_NOT_ALLOWED, f"Use {method}.")
     user = _token_user(request)
     if user is None:
         return _unauthorised()
@@ -68,17 +71,25 @@ def _caller(request: HttpRequest, match_id: int, method: str) -> tuple[User, sel
         f"api:{_token_key(request)}", limit=API_REQUESTS_PER_WINDOW, window_seconds=API_WINDOW_SECONDS
     )
     if not verdict.allowed:
-        response = _error(
+        response = error_response(
             ErrorCode.RATE_LIMITED,
             f"At most {API_REQUESTS_PER_WINDOW} requests every {API_WINDOW_SECONDS} seconds per token: "
             f"wait {verdict.retry_after} s.",
         )
         response["Retry-After"] = str(verdict.retry_after)
         return response
+    return user
+
+
+def _caller(request: HttpRequest, match_id: int, method: str) -> tuple[User, selectors.Access] | JsonResponse:
+    """The token's user and what they may see of the match, or the error to answer."""
+    user = token_caller(request, method)
+    if isinstance(user, JsonResponse):
+        return user
     try:
         return user, selectors.access(match_id, user)
     except selectors.NotVisible:
-        return _error(ErrorCode.NO_SUCH_MATCH, "There is no such match.")
+        return error_response(ErrorCode.NO_SUCH_MATCH, "There is no such match.")
 
 
 # Answers are one seat's view (and its legal actions): Cache-Control private, no-store.
@@ -100,20 +111,20 @@ def match_actions(request: HttpRequest, match_id: int) -> JsonResponse:
     if isinstance(caller, JsonResponse):
         return caller
     if len(request.body) > MAX_BODY_BYTES:
-        return _error(ErrorCode.TOO_LARGE, "A request body is at most 16 KB.")
+        return error_response(ErrorCode.TOO_LARGE, "A request body is at most 16 KB.")
     try:
         body: Any = parse_json(request.body)
     except BadInput as error:
-        return _error(error.code, str(error))
+        return error_response(error.code, str(error))
     if not isinstance(body, dict):
-        return _error(ErrorCode.MALFORMED_JSON, "The body must be a JSON object.")
+        return error_response(ErrorCode.MALFORMED_JSON, "The body must be a JSON object.")
     try:
         result = services.match_submit_action(
             match_id=match_id, user=caller[0], action=body.get("action"), ply=body.get("ply"),
             action_id=body.get("action_id"),
         )  # fmt: skip
     except services.MatchError as error:
-        return _error(error.code, str(error))
+        return error_response(error.code, str(error))
     return JsonResponse(
         {"ply": result.ply, "duplicate": result.duplicate}, status=200 if result.duplicate else 201
     )

@@ -16,6 +16,8 @@ class ErrorCode(StrEnum):
     ACTION_ID_TAKEN = "action_id_taken"
     ALREADY_SEATED = "already_seated"
     BAD_ACTION_ID = "bad_action_id"
+    BAD_CURSOR = "bad_cursor"
+    BAD_FILTER = "bad_filter"
     BAD_PLAYER_COUNT = "bad_player_count"
     BAD_PLY = "bad_ply"
     BAD_SEAT = "bad_seat"
@@ -40,6 +42,7 @@ class ErrorCode(StrEnum):
     NO_SUCH_PLAYER = "no_such_player"
     NOT_A_BOT_SEAT = "not_a_bot_seat"
     NOT_ALLOWED = "not_allowed"
+    NOT_FINISHED = "not_finished"
     NOT_INVITED = "not_invited"
     NOT_OPEN = "not_open"
     NOT_PLAYING = "not_playing"
@@ -67,6 +70,7 @@ _HTTP_STATUS: dict[str, int] = {
     "method_not_allowed": 405,
     "no_such_game": 404,
     "no_such_match": 404,
+    "not_finished": 409,
     "not_open": 409,
     "not_running": 409,
     "not_your_seat": 403,

@@ -361,9 +361,5 @@ def match_chat(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect(f"/matches/{match_id}/#chat")
 
 
-def history(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/history.html")
-
-
 def tournaments(request: HttpRequest) -> HttpResponse:
     return render(request, "games/tournaments.html")

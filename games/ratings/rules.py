@@ -1,0 +1,153 @@
+"""The arithmetic of ratings, pure (no Django): which finished matches are rated, which
+seats move a rating, the update, and the number shown.
+
+The live path (``services.match_rate``) and the replay (``services.ratings_rebuild``)
+both go through these functions with the same inputs in the same order (seats by
+index), so they arrive at the same floating-point numbers, bit for bit.
+
+**The model** (**Decision**): OpenSkill's ``BradleyTerryFull``, not its
+``PlackettLuce``. In openskill 6.2, PlackettLuce gets shared places wrong at tables of
+three or more: with ranks ``[1, 1, 3, 4]`` (a Go Fox! result) the third gains as much
+as the two who shared first, and with ``[1, 1, 3, 4, 5]`` more (upstream issues
+vivekjoshy/openskill.py#155 and #201, fixes still open). Shared places are common
+here (about three random four-player Go Fox! or Ka-Blam! games in four have one).
+BradleyTerryFull rates a table as every pair's result (a shared place is a draw
+between the two), never ranks a worse place above a better one, does not depend on
+seat order, and for two seats gives PlackettLuce's numbers (to within 1e-14). Its
+price: larger steps at big tables (a six-seat win from the start moves mu by +13,
+against PlackettLuce's +2.5), so multi-seat ratings settle faster and swing more. The model's defaults are kept:
+mu 25, sigma 25/3, beta 25/6, tau 25/300.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import BradleyTerryFull
+
+MODEL = BradleyTerryFull()
+START_MU: float = MODEL.mu
+START_SIGMA: float = MODEL.sigma
+
+# A rating is provisional (marked so, and kept off the leaderboard) until its player
+# has this many rated matches in that game.
+PROVISIONAL_BELOW = 10
+# The number shown is the conservative estimate, mu - 3 sigma (the player is better
+# than this with about 99.9% confidence), times DISPLAY_SCALE, rounded: everyone
+# starts at 0 (as Xbox Live's TrueSkill levels do) and climbs as the estimate firms
+# up; an average player settles near 830 (sigma about 1.5). At 40, two settled
+# players 100 points apart (2.5 in mu) meet in a two-seat game with about a 60% chance
+# for the higher, roughly what 100 Elo points mean (64%).
+DISPLAY_SCALE = 40
+
+# Why a finished match moves no rating (the first that applies).
+NOT_RATED_GAME = "the game is not rated"  # cooperative, or declared unrated
+SOLITAIRE = "a solitaire match"
+INCOMPLETE = "a seat has no player or no rank"
+ONE_PLAYER = "one account in every seat"
+EARLY_RESIGNATION = "a player resigned before making a move of their own"
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat of a finished match, as rating reads it."""
+
+    index: int
+    user_id: int | None
+    rank: int | None
+    # Out of the game (resigned, or forfeited on time) ...
+    resigned: bool
+    # ... and whether its player made a move of their own before that (not the autopilot's).
+    moved: bool
+
+
+@dataclass(frozen=True)
+class Skill:
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        return conservative(self.mu, self.sigma)
+
+
+START = Skill(START_MU, START_SIGMA)
+
+
+def conservative(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def display(mu: float, sigma: float) -> int:
+    """The rating people see: the conservative estimate, scaled (``DISPLAY_SCALE``)."""
+    return round(conservative(mu, sigma) * DISPLAY_SCALE)
+
+
+def is_provisional(rated_matches: int) -> bool:
+    return rated_matches < PROVISIONAL_BELOW
+
+
+def why_unrated(*, game_is_rated: bool, seats: Sequence[SeatResult]) -> str | None:
+    """None when this finished match moves ratings; otherwise the reason it does not.
+
+    Rated: a game that is rated (never a cooperative one), two seats or more, every seat
+    with a player and a rank, two accounts at least, and nobody out of the game before
+    their first move of their own: a player who resigns or times out without ever
+    moving makes the match unrated for everyone (a walk-over is no result; and
+    resigning at once must not be a way to hand a friend points)."""
+    if not game_is_rated:
+        return NOT_RATED_GAME
+    if len(seats) < 2:
+        return SOLITAIRE
+    if any(seat.user_id is None or seat.rank is None for seat in seats):
+        return INCOMPLETE
+    if len({seat.user_id for seat in seats}) < 2:
+        return ONE_PLAYER
+    if any(seat.resigned and not seat.moved for seat in seats):
+        return EARLY_RESIGNATION
+    return None
+
+
+def rated_seats(seats: Sequence[SeatResult]) -> list[SeatResult]:
+    """The seat that moves each account's rating: its first, by index.
+
+    A bot account may sit more than once at a table ("Basic Bot A", "Basic Bot B";
+    people sit once). **Decision**: every seat plays its part in the update, so each
+    person is rated against everyone at the table, each bot seat with the bot's rating;
+    but the bot's own rating moves once per match, by its first seat's result. The
+    first seat, not the best placed: a choice that does not look at the outcome neither
+    flatters nor punishes the bot."""
+    first: dict[int | None, SeatResult] = {}
+    for seat in sorted(seats, key=lambda seat: seat.index):
+        first.setdefault(seat.user_id, seat)
+    return list(first.values())
+
+
+def rate(seats: Sequence[SeatResult], before: Mapping[int, Skill]) -> dict[int, Skill]:
+    """Each account's new skill after this match (a rated one: ``why_unrated`` is None),
+    from ``before``, its skill going in. Seats in index order, ranks as they are: a
+    shared rank is a tie."""
+    ordered = sorted(seats, key=lambda seat: seat.index)
+    teams = [[MODEL.rating(mu=before[player(seat)].mu, sigma=before[player(seat)].sigma)] for seat in ordered]
+    ranks = [float(place(seat)) for seat in ordered]
+    updated = MODEL.rate(teams, ranks=ranks)
+    after: dict[int, Skill] = {}
+    for seat in rated_seats(ordered):
+        rating = updated[ordered.index(seat)][0]
+        after[player(seat)] = Skill(rating.mu, rating.sigma)
+    return after
+
+
+def player(seat: SeatResult) -> int:
+    """The seat's account (a rated match has one in every seat)."""
+    if seat.user_id is None:
+        raise ValueError(f"seat {seat.index} has no player: the match is not rated")
+    return seat.user_id
+
+
+def place(seat: SeatResult) -> int:
+    """The seat's rank (a rated match has one for every seat)."""
+    if seat.rank is None:
+        raise ValueError(f"seat {seat.index} has no rank: the match is not rated")
+    return seat.rank

@@ -1,0 +1,225 @@
+"""Reads of ratings, for pages and for other features (profiles, history, tournaments'
+seeding): ``rating_of``, ``ratings_of``, ``rating_history``, ``leaderboard``; and the
+one read both rating paths share, ``seat_results`` (what a finished match's seats did).
+
+Every number shown is ``rules.display`` (the conservative estimate, scaled); the raw
+mu and sigma come along for programs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import User
+from games.engine import Game, IllegalAction, get
+from games.errors import ErrorCode, MatchError
+from games.models import Move, Seat
+from games.ratings import rules
+from games.ratings.models import Rating, RatingChange
+
+# The leaderboard lists players with at least rules.PROVISIONAL_BELOW rated matches in
+# the game, one of them finished within ACTIVE_DAYS, best first, at most LEADERBOARD_SIZE.
+ACTIVE_DAYS = 30
+LEADERBOARD_SIZE = 100
+# Matches read per query when many are read at once (SQLite caps a query's parameters).
+CHUNK = 500
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    game_slug: str
+    game_name: str
+    mu: float
+    sigma: float
+    rated_matches: int
+    last_rated_at: datetime | None
+
+    @property
+    def display(self) -> int:
+        return rules.display(self.mu, self.sigma)
+
+    @property
+    def is_provisional(self) -> bool:
+        return rules.is_provisional(self.rated_matches)
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """One rated match in a player's history of one game."""
+
+    match_id: int
+    finished_at: datetime
+    rank: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    # How many rated matches the player had in this game after this one.
+    rated_matches: int
+
+    @property
+    def display_before(self) -> int:
+        return rules.display(self.mu_before, self.sigma_before)
+
+    @property
+    def display_after(self) -> int:
+        return rules.display(self.mu_after, self.sigma_after)
+
+    @property
+    def change(self) -> int:
+        return self.display_after - self.display_before
+
+    @property
+    def is_provisional(self) -> bool:
+        return rules.is_provisional(self.rated_matches)
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    place: int
+    user: User
+    rating: PlayerRating
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.user.is_bot)
+
+
+def rated_game(game_slug: str) -> Game[Any]:
+    """The engine of a game that has ratings; ``MatchError`` ``no_such_game`` otherwise
+    (an unknown game, or one that is never rated, such as a cooperative game)."""
+    try:
+        game = get(game_slug)
+    except IllegalAction:
+        raise MatchError(ErrorCode.NO_SUCH_GAME, f"There is no game {game_slug!r}.") from None
+    if not game.is_rated:
+        why = ": its players win or lose together" if game.is_cooperative else ""
+        raise MatchError(ErrorCode.NO_SUCH_GAME, f"{game.name} is not rated{why}.")
+    return game
+
+
+def rating_of(user: User, game_slug: str) -> PlayerRating | None:
+    """``user``'s rating in a game, or None before their first rated match in it."""
+    game = rated_game(game_slug)
+    rating = Rating.objects.filter(user=user, game=game.slug, rated_matches__gt=0).first()
+    return None if rating is None else _player_rating(rating)
+
+
+def ratings_of(user: User) -> list[PlayerRating]:
+    """Every rating ``user`` has, by game name."""
+    ratings = [_player_rating(rating) for rating in Rating.objects.filter(user=user, rated_matches__gt=0)]
+    return sorted(ratings, key=lambda rating: rating.game_name)
+
+
+def rating_history(user: User, game_slug: str) -> list[RatingPoint]:
+    """``user``'s rated matches in a game, oldest first, with the rating before and after each."""
+    game = rated_game(game_slug)
+    changes = RatingChange.objects.filter(user=user, game=game.slug).order_by("finished_at", "match_id")
+    return [
+        RatingPoint(
+            match_id=change.match_id,
+            finished_at=change.finished_at,
+            rank=change.rank,
+            mu_before=change.mu_before,
+            sigma_before=change.sigma_before,
+            mu_after=change.mu_after,
+            sigma_after=change.sigma_after,
+            rated_matches=count,
+        )
+        for count, change in enumerate(changes, start=1)
+    ]
+
+
+def leaderboard(game_slug: str, *, now: datetime | None = None) -> list[LeaderboardRow]:
+    """The best ``LEADERBOARD_SIZE`` established, active players of a game, bots
+    included, by the rating shown (then the finer conservative value, more matches,
+    longer on the site)."""
+    game = rated_game(game_slug)
+    active_since = (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
+    ratings = (
+        Rating.objects.filter(
+            game=game.slug, rated_matches__gte=rules.PROVISIONAL_BELOW, last_rated_at__gte=active_since
+        )
+        .select_related("user")
+        .order_by("-conservative", "-rated_matches", "user_id")[:LEADERBOARD_SIZE]
+    )
+    return [
+        LeaderboardRow(place=place, user=rating.user, rating=_player_rating(rating))
+        for place, rating in enumerate(ratings, start=1)
+    ]
+
+
+def seat_results(match_ids: Iterable[int]) -> dict[int, list[rules.SeatResult]]:
+    """What each seat of these matches did, as rating reads it (seats by index): a few
+    queries per ``CHUNK`` matches, whether rating one match or replaying them all."""
+    ids = list(match_ids)
+    tables: dict[int, list[rules.SeatResult]] = {}
+    for start in range(0, len(ids), CHUNK):
+        tables.update(_seat_results(ids[start : start + CHUNK]))
+    return tables
+
+
+def _seat_results(match_ids: list[int]) -> dict[int, list[rules.SeatResult]]:
+    seats = list(
+        Seat.objects.filter(match_id__in=match_ids)
+        .order_by("match_id", "index")
+        .values_list("match_id", "index", "user_id", "rank", "resigned_at")
+    )
+    # A move of a player's own is one they sent themselves: the autopilot's moves for
+    # a seat whose clock ran out carry no user. Read only where someone is out of the game.
+    resigned = sorted({match_id for match_id, _, _, _, resigned_at in seats if resigned_at is not None})
+    own_moves = set(
+        Move.objects.filter(match_id__in=resigned, user__isnull=False)
+        .order_by()
+        .values_list("match_id", "seat", "user_id")
+        .distinct()
+    )
+    tables: dict[int, list[rules.SeatResult]] = defaultdict(list)
+    for match_id, index, user_id, rank, resigned_at in seats:
+        tables[match_id].append(
+            rules.SeatResult(
+                index=index,
+                user_id=user_id,
+                rank=rank,
+                resigned=resigned_at is not None,
+                moved=(match_id, index, user_id) in own_moves,
+            )
+        )
+    return dict(tables)
+
+
+def later_rated_matches(game_slug: str, finished_at: datetime, match_id: int) -> list[int]:
+    """The matches of a game already rated that finished after (``finished_at``,
+    ``match_id``), latest first: what must be taken back to apply an earlier one in order."""
+    later = Q(finished_at__gt=finished_at) | Q(finished_at=finished_at, match_id__gt=match_id)
+    rows = (
+        RatingChange.objects.filter(later, game=game_slug)
+        .order_by("-finished_at", "-match_id")
+        .values_list("match_id", flat=True)
+    )
+    return list(dict.fromkeys(rows))  # one per match, in order
+
+
+def _player_rating(rating: Rating) -> PlayerRating:
+    return PlayerRating(
+        game_slug=rating.game,
+        game_name=_game_name(rating.game),
+        mu=rating.mu,
+        sigma=rating.sigma,
+        rated_matches=rating.rated_matches,
+        last_rated_at=rating.last_rated_at,
+    )
+
+
+def _game_name(slug: str) -> str:
+    try:
+        return str(get(slug).name)
+    except IllegalAction:  # a game taken off the site keeps its players' ratings
+        return slug
