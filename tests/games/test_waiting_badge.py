@@ -54,10 +54,14 @@ def invite(host: User, guest: User) -> Match:
 
 
 async def closed_with(ws: WebsocketCommunicator, code: int) -> None:
+    """Wait for the server to close ``ws`` with ``code``, then end the connection as a
+    browser would: left open, the consumer's task outlives the test (with a TCP Redis it
+    then blocks the event loop's shutdown)."""
     while True:
         message: dict[str, Any] = await ws.receive_output(timeout=5)
         if message["type"] == "websocket.close":
             assert message["code"] == code
+            await ws.disconnect()
             return
 
 
