@@ -13,7 +13,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import api_token_create
-from games.models import Match
+from games.models import Match, Seat
 from games.services import match_submit_action
 
 _DATA_ACTION = re.compile(r'data-action="([^"]*)"')
@@ -94,3 +94,33 @@ def random_move(
     ply = match.ply
     match_submit_action(match_id=match.pk, user=people[seat], action=action, ply=ply, action_id=action_id)
     return people[seat], ply, action, action_id
+
+
+# -- whose turn, and playing it (the first legal action) -------------------------------
+
+
+def seat(match: Match, index: int) -> Seat:
+    return Seat.objects.select_related("user").get(match=match, index=index)
+
+
+def on_turn(match: Match) -> int:
+    """The first seat that owes a decision now."""
+    match.refresh_from_db()
+    return int(match.engine.to_act(match.decoded_state())[0])
+
+
+def play(match: Match, index: int) -> None:
+    """Seat ``index`` plays its first legal action, through the services."""
+    match.refresh_from_db()
+    action = match.engine.legal_actions(match.decoded_state(), index)[0]
+    player = seat(match, index).user
+    assert player is not None
+    match_submit_action(match_id=match.pk, user=player, action=action, ply=match.ply)
+
+
+def until_turn_passes(match: Match) -> int:
+    """Play the seat on turn until another seat is (Go Fox! may keep the turn); who is on now."""
+    first = on_turn(match)
+    while on_turn(match) == first:
+        play(match, first)
+    return on_turn(match)

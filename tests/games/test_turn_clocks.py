@@ -14,11 +14,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.errors import MatchError
-from games.models import Match, Move, Seat
+from games.models import Match, Move
 from games.selectors import dashboard
-from games.services import SeatRequest, match_create, match_join, match_resign, match_submit_action
+from games.services import SeatRequest, match_create, match_join, match_resign
 from games.services.clocks import seat_time_out, vacation_begin, vacation_end
 from games.tasks import sweep_clocks
+from tests.games.helpers import on_turn, play, seat, until_turn_passes
 
 pytestmark = pytest.mark.django_db
 
@@ -35,31 +36,6 @@ def clocked(ann: User, bob: User) -> Match:
     )  # fmt: skip
     match_join(match_id=match.pk, user=bob)
     return Match.objects.get(pk=match.pk)
-
-
-def seat(match: Match, index: int) -> Seat:
-    return Seat.objects.select_related("user").get(match=match, index=index)
-
-
-def on_turn(match: Match) -> int:
-    match.refresh_from_db()
-    return int(match.engine.to_act(match.decoded_state())[0])
-
-
-def play(match: Match, index: int) -> None:
-    match.refresh_from_db()
-    action = match.engine.legal_actions(match.decoded_state(), index)[0]
-    player = seat(match, index).user
-    assert player is not None
-    match_submit_action(match_id=match.pk, user=player, action=action, ply=match.ply)
-
-
-def until_turn_passes(match: Match) -> int:
-    """Play the seat on turn until the other seat is (Go Fox! may keep the turn); who is on now."""
-    first = on_turn(match)
-    while on_turn(match) == first:
-        play(match, first)
-    return on_turn(match)
 
 
 def test_the_clock_starts_with_the_decision_and_moves_to_the_next_player(clocked: Match) -> None:

@@ -18,7 +18,7 @@ from accounts.models import User
 from games import presence
 from games.models import Match, Seat
 from games.notify import services
-from games.services import match_submit_action
+from tests.games.helpers import on_turn, seat, until_turn_passes
 from tests.mail import body_of, mails
 
 SITE_URL = "https://boom.example"
@@ -93,33 +93,8 @@ def header(mail: Message, name: str) -> str:
     return " ".join(str(mail[name]).split())
 
 
-def seat(match: Match, index: int) -> Seat:
-    return Seat.objects.select_related("user").get(match=match, index=index)
-
-
 def seat_of(match: Match, user: User) -> Seat:
     return Seat.objects.select_related("user").get(match=match, user=user)
-
-
-def on_turn(match: Match) -> int:
-    match.refresh_from_db()
-    return int(match.engine.to_act(match.decoded_state())[0])
-
-
-def play(match: Match, index: int) -> None:
-    match.refresh_from_db()
-    action = match.engine.legal_actions(match.decoded_state(), index)[0]
-    player = seat(match, index).user
-    assert player is not None
-    match_submit_action(match_id=match.pk, user=player, action=action, ply=match.ply)
-
-
-def until_turn_passes(match: Match) -> int:
-    """Play the seat on turn until another is on (Go Fox! may keep the turn); who is on now."""
-    first = on_turn(match)
-    while on_turn(match) == first:
-        play(match, first)
-    return on_turn(match)
 
 
 def until_turn_of(match: Match, user: User) -> None:

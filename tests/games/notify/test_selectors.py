@@ -14,7 +14,8 @@ from games.models import Match
 from games.notify import selectors
 from games.selectors import seat_names
 from games.services import SeatRequest, match_create, match_join
-from tests.games.notify.helpers import on_turn, seat, until_turn_of, until_turn_passes
+from tests.games.helpers import on_turn, seat, until_turn_passes
+from tests.games.notify.helpers import until_turn_of
 
 pytestmark = pytest.mark.django_db
 

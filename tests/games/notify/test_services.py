@@ -25,17 +25,8 @@ from games.notify.tasks import match_finished
 from games.services import SeatRequest, match_create, match_join, match_resign
 from games.services.clocks import vacation_begin, vacation_end
 from games.tasks import sweep_clocks
-from tests.games.notify.helpers import (
-    Mailbox,
-    Outbox,
-    at_the_table,
-    on_turn,
-    seat,
-    sweep,
-    text_of,
-    to,
-    until_turn_passes,
-)
+from tests.games.helpers import on_turn, seat, until_turn_passes
+from tests.games.notify.helpers import Mailbox, Outbox, at_the_table, sweep, text_of, to
 
 GRACE = timedelta(seconds=settings.NUDGE_GRACE_SECONDS)
 SECOND = timedelta(seconds=1)

@@ -23,7 +23,8 @@ from games.notify import services
 from games.notify.models import Notice
 from games.services import SeatRequest, match_create, match_join
 from tests.conftest import ensure_bot_accounts, wait_for
-from tests.games.notify.helpers import SmtpServer, on_turn, seat, sweep, to
+from tests.games.helpers import on_turn, seat
+from tests.games.notify.helpers import SmtpServer, sweep, to
 from tests.processes import celery_worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

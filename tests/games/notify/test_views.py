@@ -17,8 +17,8 @@ from django.utils import timezone
 from accounts.models import Notify, User
 from games.models import Match
 from games.notify import tokens
-from tests.games.helpers import logged_in
-from tests.games.notify.helpers import Outbox, header, on_turn, seat, sweep
+from tests.games.helpers import logged_in, on_turn, seat
+from tests.games.notify.helpers import Outbox, header, sweep
 
 pytestmark = pytest.mark.django_db
 
