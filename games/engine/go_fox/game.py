@@ -26,6 +26,7 @@ from games.engine.rng import RngState, resume
 from games.engine.seats import next_seat
 from games.engine.word_cards import CARD_COUNT, NUMBERS, WORDS, word_card_json, word_card_view, word_json
 from games.engine.word_cards.facts import json_list, json_object, json_text, logged
+from games.engine.word_cards.view import reveal_hands_and_pile
 
 
 class GoFox(Game[GoFoxState]):
@@ -147,17 +148,9 @@ class GoFox(Game[GoFoxState]):
         """Everything revealed (finished matches only): a spectator's view plus every
         ``hands`` (per seat) and the ``pile`` in order (top first); ``hand`` is each
         seat's own, in ``as_seen_by``."""
-        ids = state.ids
         shown = self.view(state, None)
-        shown["hands"] = [[_card_view(card, ids) for card in hand] for hand in state.hands]
-        shown["pile"] = [_card_view(card, ids) for card in state.pile]
         shown["log"] = log_reveal(state.log)
-        shown["revealed"] = True
-        shown["as_seen_by"] = {
-            str(seat): {"seat": seat, "hand": [_card_view(card, ids) for card in hand]}
-            for seat, hand in enumerate(state.hands)
-        }
-        return shown
+        return reveal_hands_and_pile(shown, state.hands, state.pile, lambda card: _card_view(card, state.ids))
 
     def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> GoFoxState:
         return sample_state(view, seat, rng)

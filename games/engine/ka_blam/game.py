@@ -31,6 +31,7 @@ from games.engine.options import OptionValue, choice_option, int_option
 from games.engine.ranking import competition_ranks
 from games.engine.rng import RngState, resume
 from games.engine.word_cards import WORDS
+from games.engine.word_cards.view import reveal_hands_and_pile
 
 
 class KaBlam(Game[KaBlamState]):
@@ -185,17 +186,9 @@ class KaBlam(Game[KaBlamState]):
         """Everything revealed (finished matches only): a spectator's view plus every
         ``hands`` (per seat) and the ``pile`` in order (top first); ``hand`` is each
         seat's own, in ``as_seen_by``."""
-        ids = state.ids
         shown = self.view(state, None)
-        shown["hands"] = [[card_view(card, ids) for card in hand] for hand in state.hands]
-        shown["pile"] = [card_view(card, ids) for card in state.pile]
         shown["log"] = log_reveal(state.log)
-        shown["revealed"] = True
-        shown["as_seen_by"] = {
-            str(seat): {"seat": seat, "hand": [card_view(card, ids) for card in hand]}
-            for seat, hand in enumerate(state.hands)
-        }
-        return shown
+        return reveal_hands_and_pile(shown, state.hands, state.pile, lambda card: card_view(card, state.ids))
 
     def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> KaBlamState:
         return sample_state(view, seat, rng)
