@@ -111,7 +111,7 @@ def turn_news(seat: Seat, now: datetime) -> TurnNews:
     match = seat.match
     seats = list(match.seats.select_related("user"))
     names = seat_names(seats)
-    happened, earlier = _happened_since_last_move(match, seats, seat, names)
+    happened, earlier = _happened_since_last_move(match, seat, names)
     return TurnNews(
         match=match,
         seat=seat,
@@ -122,9 +122,7 @@ def turn_news(seat: Seat, now: datetime) -> TurnNews:
     )
 
 
-def _happened_since_last_move(
-    match: Match, seats: list[Seat], seat: Seat, names: list[str]
-) -> tuple[list[str], int]:
+def _happened_since_last_move(match: Match, seat: Seat, names: list[str]) -> tuple[list[str], int]:
     """The seat's own view of the log from just after its player's last move (from the
     start if they have not moved yet), the newest ``LOG_LINES`` of it, and how many
     older lines were left out. Log entries carry no ply, so the log's length after that
