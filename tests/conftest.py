@@ -95,6 +95,24 @@ def celery_worker_process(site_env: dict[str, str]) -> Iterator[str]:
         yield name
 
 
+@pytest.fixture(autouse=True)
+def worker_settles_before_the_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test with a worker ends only when the worker is idle. The flush that ends a
+    transactional test truncates every table; a task still writing (a rating after
+    the match's last move, a bot's turn) would deadlock with it on PostgreSQL."""
+    if "celery_worker_process" not in request.fixturenames:
+        yield
+        return
+    # Requested from here, the database fixture is torn down (flushed) after this one.
+    request.getfixturevalue("_django_db_helper")
+    name = request.getfixturevalue("celery_worker_process")
+    yield
+    from tests.processes import worker_idle
+
+    wait_for(lambda: worker_idle(name) and worker_idle(name), timeout=60, interval=0.1,
+             what="the Celery worker to finish its tasks")  # fmt: skip
+
+
 # People and matches for the site's tests (a folder's conftest may override one, as
 # tests/accounts does for people who need a verified address).
 

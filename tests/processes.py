@@ -16,6 +16,9 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+from amqp.exceptions import ChannelError
 
 from tests.conftest import ROOT, wait_for
 
@@ -47,6 +50,24 @@ def stop(process: subprocess.Popen[bytes], timeout: float = 20) -> int:
             process.kill()
             process.wait()
     return int(process.returncode)
+
+
+def worker_idle(name: str) -> bool:
+    """True when the worker ``name`` runs, holds and awaits no task and its queue is
+    empty. A solo worker busy with a task does not answer, which reads as not idle."""
+    from boomsite.celery import app
+
+    inspect = app.control.inspect(destination=[name], timeout=1)
+    for report in (inspect.active(), inspect.reserved(), inspect.scheduled()):
+        if not report or report.get(name):
+            return False
+    with app.connection_for_read() as connection:
+        channel: Any = connection.default_channel  # kombu's stubs lack queue_declare
+        try:
+            queue = channel.queue_declare(queue=app.conf.task_default_queue, passive=True)
+        except ChannelError:  # Redis drops an empty queue's list: no queue, no message
+            return True
+    return int(queue.message_count) == 0
 
 
 @contextmanager

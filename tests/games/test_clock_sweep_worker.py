@@ -4,7 +4,12 @@ sweep does it, once (games/services/clocks.py ``seat_time_out``)."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import time
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -41,6 +46,16 @@ def clocked_duels(count: int) -> list[Match]:
     return duels
 
 
+def in_steps(process: subprocess.Popen[bytes], check: Callable[[], bool]) -> bool:
+    """Let the worker run for a few milliseconds, freeze it (SIGSTOP) and look: True,
+    leaving it frozen, once ``check`` holds. Watching a running worker instead, a busy
+    machine could let it finish the whole sweep between two looks."""
+    os.kill(process.pid, signal.SIGCONT)
+    time.sleep(0.005)
+    os.kill(process.pid, signal.SIGSTOP)
+    return check()
+
+
 def test_a_worker_killed_mid_sweep_loses_and_duplicates_nothing(site_env: dict[str, str]) -> None:
     from boomsite.celery import app
 
@@ -50,8 +65,9 @@ def test_a_worker_killed_mid_sweep_loses_and_duplicates_nothing(site_env: dict[s
     played = Move.objects.filter(match__in=duels, user=None)
     with celery_worker(site_env, prefix="clocks") as (_name, process):
         app.send_task("games.tasks.sweep_clocks")
-        wait_for(lambda: played.count() >= 3, timeout=60, interval=0.02, what="the sweep to be under way")
-        process.kill()  # SIGKILL, in the middle of the sweep
+        wait_for(lambda: in_steps(process, lambda: played.count() >= 3), timeout=60, interval=0,
+                 what="the sweep to be under way")  # fmt: skip
+        process.kill()  # SIGKILL, in the middle of the sweep (it is frozen there)
         process.wait()
     done_by_the_dead_worker = played.count()
     assert done_by_the_dead_worker < MATCHES, "the worker finished before it was killed: nothing was tested"
