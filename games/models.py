@@ -109,6 +109,9 @@ class Match(models.Model):
     # tournament may forbid it).
     timeouts_to_forfeit = models.PositiveSmallIntegerField(default=3)
     vacation_allowed = models.BooleanField(default=True)
+    # False keeps the match off the ratings whatever its result (an unrated tournament's
+    # tables); True leaves it to the ratings' rule (competitive, two accounts, ...).
+    rated = models.BooleanField(default=True, help_text="May this match move ratings?")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
     )

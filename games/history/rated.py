@@ -17,7 +17,7 @@ def rated_matches() -> Q:
     """A condition on ``Match`` that holds for a finished match that moves ratings.
 
     The rule (the same as ``games.ratings.rules.why_unrated``): a rated game (never a
-    cooperative one), every seat with a player and a rank, two accounts at least (so
+    cooperative one), a match not set up unrated (``Match.rated``), every seat with a player and a rank, two accounts at least (so
     two seats at least: a bot seated against itself is no result), and nobody out of
     the game (resigned or timed out) before a move of their own: the autopilot's moves
     (``Move.user`` empty) do not count, so a walk-over is not a result.
@@ -29,6 +29,7 @@ def rated_matches() -> Q:
     )
     return Q(
         Q(game__in=[game.slug for game in all_games() if game.is_rated]),
+        Q(rated=True),
         ~Exists(table.filter(Q(user__isnull=True) | Q(rank__isnull=True))),
         Exists(table.exclude(user_id=Subquery(first_player))),
         ~Exists(table.filter(resigned_at__isnull=False).exclude(Exists(own_move))),

@@ -43,6 +43,7 @@ DISPLAY_SCALE = 40
 
 # Why a finished match moves no rating (the first that applies).
 NOT_RATED_GAME = "the game is not rated"  # cooperative, or declared unrated
+NOT_RATED_MATCH = "the match was set up unrated"  # an unrated tournament's table
 SOLITAIRE = "a solitaire match"
 INCOMPLETE = "a seat has no player or no rank"
 ONE_PLAYER = "one account in every seat"
@@ -88,16 +89,21 @@ def is_provisional(rated_matches: int) -> bool:
     return rated_matches < PROVISIONAL_BELOW
 
 
-def why_unrated(*, game_is_rated: bool, seats: Sequence[SeatResult]) -> str | None:
+def why_unrated(
+    *, game_is_rated: bool, seats: Sequence[SeatResult], match_is_rated: bool = True
+) -> str | None:
     """None when this finished match moves ratings; otherwise the reason it does not.
 
-    Rated: a game that is rated (never a cooperative one), two seats or more, every seat
+    Rated: a game that is rated (never a cooperative one), a match not set up unrated
+    (``Match.rated``: an unrated tournament's tables), two seats or more, every seat
     with a player and a rank, two accounts at least, and nobody out of the game before
     their first move of their own: a player who resigns or times out without ever
     moving makes the match unrated for everyone (a walk-over is no result; and
     resigning at once must not be a way to hand a friend points)."""
     if not game_is_rated:
         return NOT_RATED_GAME
+    if not match_is_rated:
+        return NOT_RATED_MATCH
     if len(seats) < 2:
         return SOLITAIRE
     if any(seat.user_id is None or seat.rank is None for seat in seats):

@@ -109,7 +109,7 @@ def _rate_in_order(match: Match) -> str:
     if RatingChange.objects.filter(match=match).exists():
         return ALREADY_RATED
     table = selectors.seat_results([match.pk]).get(match.pk, [])
-    reason = rules.why_unrated(game_is_rated=_is_rated(match.game), seats=table)
+    reason = rules.why_unrated(game_is_rated=_is_rated(match.game), seats=table, match_is_rated=match.rated)
     if reason is not None:
         return reason
     # Applied already but finished after this one (a late task, or on PostgreSQL a later
@@ -178,7 +178,9 @@ def _replay(game_slug: str) -> int:
         return 0
     matches = [
         (match_id, finished_at)
-        for match_id, finished_at in Match.objects.filter(game=game_slug, status=Match.Status.FINISHED)
+        for match_id, finished_at in Match.objects.filter(
+            game=game_slug, status=Match.Status.FINISHED, rated=True
+        )
         .order_by("finished_at", "pk")
         .values_list("pk", "finished_at")
         if finished_at is not None

@@ -102,11 +102,16 @@ def match_create_seated(
     visibility: str = Match.Visibility.PRIVATE,
     turn_limit: int | None = None,
     rematch_of: Match | None = None,
+    timeouts_to_forfeit: int = 3,
+    vacation_allowed: bool = True,
+    rated: bool = True,
 ) -> Match:
     """A new match with exactly these seats, in this order: people and bots, seated or
     invited, no seat for the creator required (a tournament seats its tables so). It
     starts at once when every seat is taken. Checked like every match: the player count,
-    the options, the visibility, the time control; each person at most once."""
+    the options, the visibility, the time control; each person at most once. A tournament
+    also sets how many timeouts forfeit, whether vacations pause the clocks, and whether
+    the match may be rated."""
     game = engine_for(game_slug)
     if not game.min_players <= len(seats) <= game.max_players:
         raise MatchError(
@@ -122,6 +127,8 @@ def match_create_seated(
         raise MatchError(
             ErrorCode.BAD_TURN_LIMIT, "Choose no time limit, 5 minutes, 1 hour, or 1 to 14 days per turn."
         )
+    if type(timeouts_to_forfeit) is not int or not 1 <= timeouts_to_forfeit <= 10:
+        raise MatchError(ErrorCode.BAD_TURN_LIMIT, "A player forfeits after 1 to 10 timeouts in a row.")
     try:
         parsed = parse_options(game.options, options)
         game.new(len(seats), 0, parsed)  # catches combinations only the game knows (variant vs players)
@@ -136,6 +143,9 @@ def match_create_seated(
         turn_limit=turn_limit,
         created_by=created_by,
         rematch_of=rematch_of,
+        timeouts_to_forfeit=timeouts_to_forfeit,
+        vacation_allowed=vacation_allowed,
+        rated=rated,
     )
     Seat.objects.bulk_create(
         Seat(
@@ -179,6 +189,9 @@ def match_rematch(*, match_id: int, user: User) -> Match:
                     visibility=original.visibility,
                     turn_limit=original.turn_limit,
                     rematch_of=original,
+                    timeouts_to_forfeit=original.timeouts_to_forfeit,
+                    vacation_allowed=original.vacation_allowed,
+                    rated=original.rated,
                 )
         except IntegrityError:
             # Another player's rematch was created in the same instant: theirs it is.

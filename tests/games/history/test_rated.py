@@ -36,7 +36,14 @@ def cases(ann: User, bob: User, make_person: Callable[..., User]) -> dict[str, M
             [ann], game="booby-trap", ranks=[1], result={"won": True, "scores": [9], "ranks": [1]}
         ),
         "one bot in both seats": finished([basic, basic]),
+        "set up unrated": unrated(finished([ann, bob])),
     }
+
+
+def unrated(match: Match) -> Match:
+    Match.objects.filter(pk=match.pk).update(rated=False)
+    match.refresh_from_db()
+    return match
 
 
 RATED = {"two people", "three with a bot", "a resignation after a move of one's own"}
@@ -62,6 +69,5 @@ def test_the_database_rule_answers_as_the_ratings_apps_rule(cases: dict[str, Mat
             )
             for seat in match.seats.all()
         ]
-        assert (why_unrated(game_is_rated=get(match.game).is_rated, seats=seats) is None) == (
-            match.pk in rated
-        ), name
+        reason = why_unrated(game_is_rated=get(match.game).is_rated, seats=seats, match_is_rated=match.rated)
+        assert (reason is None) == (match.pk in rated), name

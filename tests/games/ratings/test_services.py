@@ -105,6 +105,14 @@ def test_an_unrated_match_changes_nothing(
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
 
+def test_a_match_set_up_unrated_changes_nothing_live_or_in_a_rebuild(ann: User, bob: User) -> None:
+    match = finished_match("go-fox", [(ann, 1), (bob, 2)], START)
+    Match.objects.filter(pk=match.pk).update(rated=False)
+    assert match_rate(match_id=match.pk) == rules.NOT_RATED_MATCH
+    ratings_rebuild(game_slugs=["go-fox"])
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+
+
 def test_a_player_out_of_the_game_after_a_move_of_their_own_is_rated_last(ann: User, bob: User) -> None:
     carl = User.objects.create_user(username="carl", password="x")
     match = finished_match(
