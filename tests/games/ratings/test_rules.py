@@ -92,6 +92,7 @@ def test_which_matches_are_rated() -> None:
     two = table(1, 2)
     assert rules.why_unrated(game_is_rated=True, seats=two) is None
     assert rules.why_unrated(game_is_rated=False, seats=two) == rules.NOT_RATED_GAME
+    assert rules.why_unrated(game_is_rated=True, seats=two, match_is_rated=False) == rules.NOT_RATED_MATCH
     assert rules.why_unrated(game_is_rated=True, seats=table(1)) == rules.SOLITAIRE
     assert rules.why_unrated(game_is_rated=True, seats=table(1, 2, users=[4, 4])) == rules.ONE_PLAYER
     no_rank = [SeatResult(0, 1, None, False, True), SeatResult(1, 2, 1, False, True)]
