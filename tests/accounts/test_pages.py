@@ -43,12 +43,6 @@ def test_settings_need_a_login(client: Client) -> None:
     assert response["Location"].startswith("/accounts/login/")
 
 
-def test_profile_page_of_a_player(client: Client, ann: User) -> None:
-    page = client.get("/players/ann/").content.decode()
-    assert "ann" in page and "playing since" in page
-    assert client.get("/players/nobody/").status_code == 404
-
-
 @pytest.mark.parametrize(
     "path", ["/", "/play/", "/history/", "/tournaments/", "/accounts/login/", "/accounts/signup/"]
 )

@@ -1,0 +1,54 @@
+"""The profile page, ``/players/<username>/``. Thin: one selector reads, the charts are
+drawn from its points, one template shows them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.http import require_GET
+
+from accounts.models import User
+from games.profiles import selectors
+from games.profiles.charts import rating_chart
+from games.ratings import rules
+
+
+@dataclass(frozen=True)
+class Chart:
+    series: selectors.RatingSeries
+    svg: SafeString
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """Anyone's profile, bots' too; 404 for an unknown or closed account."""
+    player = get_object_or_404(User, username=username, is_active=True)
+    viewer = request.user
+    assert isinstance(viewer, User | AnonymousUser)
+    found = selectors.player_profile(player=player, viewer=viewer)
+    return render(
+        request,
+        "profiles/profile.html",
+        {
+            "player": player,
+            "profile": found,
+            "charts": [_chart(series) for series in found.rating_series],
+            "established": rules.PROVISIONAL_BELOW,
+            "is_mine": viewer.pk == player.pk,
+        },
+    )
+
+
+def _chart(series: selectors.RatingSeries) -> Chart:
+    # Each point on the day the viewer's clock had when the match ended.
+    points = [(timezone.localdate(point.finished_at), point.display_after) for point in series.points]
+    svg = rating_chart(
+        points, title=f"{series.rating.game_name} rating", chart_id=f"rating-{series.rating.game_slug}"
+    )
+    # charts.py escapes every text it draws.
+    return Chart(series=series, svg=mark_safe(svg))
