@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -114,13 +115,23 @@ def summary(review: Review) -> Summary:
 
 
 def review_data(review: Review) -> dict[str, Any]:
-    """A review as JSON: its progress and each decision reviewed so far, in ply order."""
+    """A review as JSON: its progress and each decision reviewed so far, in ply order.
+
+    Each decision names its replay step, so a script (the replay page's) can mark it
+    knowing nothing else of reviews: ``step`` is the replay's ``?step=``, the board just
+    before the move (the ply it was made at), and ``replay_url`` that step through the
+    player's eyes, as the review page links it. ``problem`` is why a finished review
+    could not be made (then its decisions are not the whole match's), empty otherwise."""
+    replay = reverse("match_replay", args=[review.match_id])
     return {
         **progress(review).as_json(),
+        "problem": review.problem,
         "iterations": review.iterations,
         "reviewed_decisions": [
             {
                 "ply": decision.ply,
+                "step": decision.ply,
+                "replay_url": f"{replay}?step={decision.ply}&eyes=seat-{decision.seat}",
                 "seat": decision.seat,
                 "agrees": decision.agrees,
                 "forced": decision.is_forced,

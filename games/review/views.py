@@ -85,8 +85,9 @@ def review_status(request: HttpRequest, match_id: int) -> JsonResponse:
 @never_cache
 @login_required
 def review_json(request: HttpRequest, match_id: int) -> JsonResponse:
-    """My review as data, for a script (the replay page could mark the steps with it):
-    its progress and the decisions reviewed so far; 404 when there is none."""
+    """My review as data, for a script (static/js/replay.js marks the replay's steps with
+    it, by this plain path): its progress and the decisions reviewed so far, each with
+    its replay step; 404 when there is none."""
     match = _match(request, match_id)
     review = selectors.review_of(match, request.user)
     if review is None:
