@@ -13,6 +13,12 @@ Readouts come from the view alone: the viewer's own readings (``reading`` on a p
 touch facts of their own log entries), which pieces were touched and passed over since
 the tray last settled, the last take's outcome (bar travel in markings, pop-outs,
 penalty), the passing count and the bar's position on the side scale.
+
+Everything revealed (a finished match's replay, ``view["revealed"]``) adds what only the
+state holds: every piece's reading as a badge (what a touch would read), the force
+network drawn over the tray (a line per contact, as wide as its force: the stress
+arches, before and after each take as the replay steps), and each piece's hidden
+make-up (true radius, friction, load, noise, exact place) in a table.
 """
 
 from __future__ import annotations
@@ -196,6 +202,11 @@ def _touches_this_arrangement(view: dict[str, Any]) -> list[dict[str, Any]]:
     return touches
 
 
+def _is_revealed(view: dict[str, Any]) -> bool:
+    """Everything revealed: readings, hidden make-up and forces are in the view."""
+    return bool(view.get("revealed"))
+
+
 def _tray_pieces(board: Board, numbers: dict[str, int]) -> list[dict[str, Any]]:
     view = board.view
     actions = _action_by_piece(board)
@@ -205,6 +216,7 @@ def _tray_pieces(board: Board, numbers: dict[str, int]) -> list[dict[str, Any]]:
         if item["outcome"] == "pass":
             passed_by.setdefault(item["piece"], []).append(board.name(item["seat"]))
     dim_untouchable = view["phase"] == "touch"
+    revealed = _is_revealed(view)
     drawn = []
     for piece in view.get("pieces") or []:
         if piece["where"] != "tray":
@@ -224,11 +236,13 @@ def _tray_pieces(board: Board, numbers: dict[str, int]) -> list[dict[str, Any]]:
         if piece["id"] in passed_by:
             classes.append("bt-passed-over")
         title = f"{_capfirst(piece_name(piece['size'], number))}, worth {_points(piece['value'])}."
-        if reading is not None:
+        if reading is not None and revealed:
+            title += f" A touch reads it {reading['feel']} ({reading['gauge']}/10): hidden during the game."
+        elif reading is not None:
             title += f" You felt it {reading['feel']} ({reading['gauge']}/10)."
         if piece["id"] in passed_by:
             title += f" Touched and passed over by {', '.join(passed_by[piece['id']])}."
-        if piece["id"] == touched and reading is None:
+        if piece["id"] == touched and (reading is None or revealed):
             title += " Touched this turn."
         if action is not None:
             title += f" Click to {action.type} it."
@@ -295,7 +309,12 @@ def _current_touch(board: Board, numbers: dict[str, int]) -> dict[str, Any] | No
     name = piece_name(piece["size"], numbers[piece["id"]])
     reading = touched.get("reading")
     is_mine = board.seat is not None and touched["seat"] == board.seat
-    if reading is not None:
+    if reading is not None and not is_mine and _is_revealed(view):
+        text = (
+            f"{board.name(touched['seat'])} touched {name}: it feels {reading['feel']} "
+            f"({reading['gauge']}/10), which only they knew."
+        )
+    elif reading is not None:
         text = f"You touched {name}: it feels {reading['feel']} ({reading['gauge']}/10)."
     elif is_mine:
         text = f"You touched {name}."
@@ -458,6 +477,97 @@ def _players(board: Board, numbers: dict[str, int]) -> list[dict[str, Any]]:
     return players
 
 
+# -- Everything revealed: the forces and the hidden make-up ------------------------------------
+
+# How wide a contact's line is drawn (SVG units) per unit of force (a fraction of the bar's
+# push): the strongest contacts carry about half the push, about as wide as a small piece's
+# radius; the weakest stay visible.
+FORCE_WIDTH = 40
+FORCE_MIN_WIDTH = 2
+STRONGEST_SHOWN = 3  # contacts said in words beside the picture
+WHERE_WORDS = {"tray": "in the tray", "kept": "kept", "discard": "discarded"}
+
+
+def _exact_centres(view: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each piece's exact centre in SVG units (the hidden, unrounded place)."""
+    return {
+        piece["id"]: (piece["hidden"]["x"] * SCALE, piece["hidden"]["y"] * SCALE)
+        for piece in view.get("pieces") or []
+        if piece.get("hidden")
+    }
+
+
+def _end_words(end: str, pieces: dict[str, dict[str, Any]], numbers: dict[str, int]) -> str:
+    if end == "bar":
+        return "the spring bar"
+    if end == "wall":
+        return "a wall"
+    return short_name(pieces[end]["size"], numbers[end])
+
+
+def _forces(view: dict[str, Any], numbers: dict[str, int]) -> dict[str, Any] | None:
+    """The force network as lines over the tray: piece to piece from centre to centre,
+    piece to bar or wall from the piece's centre to the contact point; each as wide as
+    its force. None unless everything is revealed."""
+    if not _is_revealed(view):
+        return None
+    centres = _exact_centres(view)
+    pieces = _pieces_by_id(view)
+    lines = []
+    for contact in view.get("forces") or []:
+        a, b = contact["a"], contact["b"]
+        point = (contact["x"] * SCALE, contact["y"] * SCALE)
+        start = centres.get(a, point)
+        end = centres.get(b, point)
+        lines.append(
+            {
+                "x1": f"{start[0]:.1f}",
+                "y1": f"{start[1]:.1f}",
+                "x2": f"{end[0]:.1f}",
+                "y2": f"{end[1]:.1f}",
+                "width": f"{max(FORCE_MIN_WIDTH, contact['force'] * FORCE_WIDTH):.1f}",
+                "words": f"{_end_words(a, pieces, numbers)} on {_end_words(b, pieces, numbers)}: "
+                f"{contact['force']:.3f} of the bar's push",
+            }
+        )
+    return {
+        "lines": lines,
+        "count": len(lines),
+        "strongest": [line["words"] for line in lines[:STRONGEST_SHOWN]],
+    }
+
+
+def _hidden_figures(piece: dict[str, Any]) -> dict[str, str]:
+    """One piece's hidden make-up in words and figures, as the table shows it."""
+    hidden = piece["hidden"]
+    return {
+        "radius": f"{hidden['radius']:.3f}",
+        "friction": f"{hidden['friction']:.3f}",
+        "load": f"{hidden['load']:.3f}",
+        "noise": f"{hidden['noise']:+.2f}",
+        "place": f"{hidden['x']:.3f}, {hidden['y']:.3f}",
+    }
+
+
+def _hidden_make_up(view: dict[str, Any], numbers: dict[str, int]) -> list[dict[str, Any]]:
+    """Every piece's hidden make-up, by piece number (empty unless everything is revealed)."""
+    if not _is_revealed(view):
+        return []
+    rows = []
+    for piece in view.get("pieces") or []:
+        reading = piece.get("reading")
+        rows.append(
+            {
+                "id": piece["id"],
+                "name": short_name(piece["size"], numbers[piece["id"]]),
+                "where": WHERE_WORDS.get(piece["where"], piece["where"]),
+                "reading": f"{reading['feel']} {reading['gauge']}/10" if reading else "",
+                **_hidden_figures(piece),
+            }
+        )
+    return rows
+
+
 def prepare(board: Board) -> dict[str, Any]:
     view = board.view
     numbers = _numbers(view)
@@ -480,6 +590,9 @@ def prepare(board: Board) -> dict[str, Any]:
         "pieces": in_tray,
         "picks": picks,
         "has_readings": any(piece["reading"] for piece in in_tray),
+        "revealed": _is_revealed(view),
+        "forces": _forces(view, numbers),
+        "hidden_make_up": _hidden_make_up(view, numbers),
         "passed_over": any("bt-passed-over" in piece["classes"] for piece in in_tray),
         "pick_heading": "Take a piece" if view["variant"] == "no-pass" else "Touch a piece",
         "take": decide_take,

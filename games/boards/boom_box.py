@@ -4,6 +4,11 @@ games/boards/__init__.py).
 
 Every action is a labelled button on the box it acts on (set aside, pass claiming a
 gem or a Boom, open, remove); ending the turn is a plain button in the turn bar.
+
+Everything revealed (a finished match's replay, ``view["revealed"]``): every unopened
+box shows what it holds, marked as hidden during the game (a striped lid, a dashed
+outline and words), and every troll's boxes set aside, and those not yet set aside or
+laid out while they choose, are drawn in their rows.
 """
 
 from __future__ import annotations
@@ -194,13 +199,29 @@ def _loss(board: Board) -> str:
     )
 
 
+def _is_revealed(view: dict[str, Any]) -> bool:
+    """Everything revealed: every box's content and every set-aside box are in the view."""
+    return bool(view.get("revealed"))
+
+
+def _still_to_choose(board: Board, seat: int) -> list[str]:
+    """The boxes ``seat`` may still set aside during setup, where the board may show
+    them: the viewer's own, or every seat's when everything is revealed (``as_seen_by``)."""
+    view = board.view
+    if _is_revealed(view):
+        seen = (view.get("as_seen_by") or {}).get(str(seat)) or {}
+        return list(seen.get("choose_from") or [])
+    return list(view["choose_from"] or []) if seat == board.seat else []
+
+
 def _seat(board: Board, seat: int) -> dict[str, Any]:
     view = board.view
     facts = view["seats"][seat]
     mine = seat == board.seat
     turn = view["turn"]
     loss = view["pending_loss"]
-    own_setup = list(view["choose_from"] or []) if mine else []
+    revealed = _is_revealed(view)
+    own_setup = _still_to_choose(board, seat)
     return {
         "seat": seat,
         "name": board.name(seat),
@@ -218,6 +239,8 @@ def _seat(board: Board, seat: int) -> dict[str, Any]:
         "over": view["phase"] == "over",
         "set_aside_count": facts["set_aside_count"],
         "unchosen": [_box_entry(board, box_id) for box_id in own_setup],
+        "unchosen_title": "Not yet set aside or laid out" if revealed else "Your boxes: set aside two",
+        "set_aside_title": "Set aside (unseen during the game)" if revealed else "Set aside (only you know)",
         "set_aside": [_box_entry(board, box_id) for box_id in (facts["set_aside"] or [])],
         "start_line": [_box_entry(board, box_id) for box_id in facts["start_line"]],
         "in_front": [_box_entry(board, box_id) for box_id in facts["in_front"]],
@@ -233,6 +256,8 @@ def _box_entry(board: Board, box_id: str) -> dict[str, Any]:
     box = _box(view, box_id)
     content = box.get("content")
     owner = box.get("owner")
+    # Revealed, every unopened box shows its content, though nobody but its owner knew it.
+    was_hidden = _is_revealed(view) and content is not None and not box.get("face_up")
     turn = view["turn"] or {}
     passes = [
         {
@@ -253,7 +278,8 @@ def _box_entry(board: Board, box_id: str) -> dict[str, Any]:
         "content_words": CONTENT_WORDS.get(content or "", ""),
         "face_up": bool(box.get("face_up")),
         # The viewer's own unopened box: its content is known here but still secret.
-        "secret": content is not None and not box.get("face_up"),
+        "secret": content is not None and not box.get("face_up") and not was_hidden,
+        "was_hidden": was_hidden,
         "last_claim": passes[-1] if passes else None,
         "earlier_claims": passes[:-1],
         "returned": turn.get("must_open") == box_id,

@@ -12,6 +12,11 @@ Where the buttons go:
   one button, and CSS (``static/css/games/dont-go-boom.css``) picks which are visible.
   A swap of two of your own cards is listed once (lower position first), so its button
   moves to the other card of the pair whichever of the two you picked first.
+
+Everything revealed (a finished match's replay, ``view["revealed"]``): a face-down card
+is drawn with its face, marked "was face down" (a striped corner and a dashed outline,
+and said so to screen readers), as is a card held from the deck; each seat's first-flip
+pick shows while they choose, and the deck is laid out in order, top first.
 """
 
 from __future__ import annotations
@@ -103,6 +108,11 @@ def label(view: dict[str, Any], action: dict[str, Any]) -> str:
 # -- prepare ------------------------------------------------------------------------
 
 
+def _is_revealed(board: Board) -> bool:
+    """Everything revealed: a finished match's replay draws every hidden card's face."""
+    return bool(board.view.get("revealed"))
+
+
 def prepare(board: Board) -> dict[str, Any]:
     view = board.view
     players = int(view["players"])
@@ -115,6 +125,8 @@ def prepare(board: Board) -> dict[str, Any]:
         "final_lap": _final_lap(board),
         "minefields": [_minefield(board, owner) for owner in order],
         "deck": _deck(board),
+        # Revealed: the whole deck, top first (the next card drawn is the first).
+        "deck_order": (view["deck"].get("cards") or []) if _is_revealed(board) else [],
         "discard": _discard(board),
         "removed": view["removed"],
         "held": _held(board),
@@ -198,12 +210,24 @@ def _final_lap(board: Board) -> str:
     return f"Final lap: {who} minefield is all face up. One last turn each for {board.names_text(remaining)}."
 
 
+def _pick(board: Board, owner: int) -> int | None:
+    """The position ``owner`` chose to turn up first, where the board may show it: the
+    viewer's own choice, or every seat's when everything is revealed (``as_seen_by``)."""
+    view = board.view
+    if _is_revealed(board):
+        choice: int | None = (view.get("as_seen_by") or {}).get(str(owner), {}).get("my_choice")
+        return choice
+    return view["my_choice"] if owner == board.seat else None
+
+
 def _minefield(board: Board, owner: int) -> dict[str, Any]:
     view = board.view
     field = view["minefields"][owner]
     mine = owner == board.seat
     phase = view["phase"]
     held = view["held"]
+    revealed = _is_revealed(board)
+    pick = _pick(board, owner) if phase == "choose" else None
     cells = []
     for card in field["cards"]:
         position = card["position"]
@@ -219,15 +243,19 @@ def _minefield(board: Board, owner: int) -> dict[str, Any]:
                     break
             peek = board.action_for(type="peek", position=position)
         known_by = [seat for seat in card["known_by"] if seat != board.seat]
+        # Revealed, a face-down card shows its face (``face_up`` stays where it lies).
+        was_down = revealed and not card["face_up"]
         cells.append(
             {
                 "card": card,
                 "where": _position_name(position),
-                "face": _face(card),
+                "face": _face(card, shown=was_down),
+                "was_down": was_down,
                 "primary": primary,
                 "verb": verb,
                 "peek": peek,
-                "chosen": mine and phase == "choose" and view["my_choice"] == position,
+                "chosen": pick == position,
+                "pick_words": "your pick" if mine else f"{board.name(owner)}'s pick",
                 "known_by": board.names_text(known_by) if known_by else "",
             }
         )
@@ -248,9 +276,10 @@ def _minefield(board: Board, owner: int) -> dict[str, Any]:
     }
 
 
-def _face(card: dict[str, Any]) -> dict[str, Any] | None:
-    """The card's face to draw, or None for a card back."""
-    if not card["face_up"]:
+def _face(card: dict[str, Any], *, shown: bool = False) -> dict[str, Any] | None:
+    """The card's face to draw, or None for a card back; ``shown``: a face-down card whose
+    face the view holds (everything revealed)."""
+    if not card["face_up"] and not shown:
         return None
     return {key: card[key] for key in ("value", "kind", "label")}
 
@@ -293,10 +322,16 @@ def _held(board: Board) -> dict[str, Any] | None:
     source = "drawn from the deck" if held["from"] == "deck" else "taken from the discard pile"
     who = "You hold" if mine else f"{board.name(held['seat'])} holds"
     card = held["card"]
+    # Revealed, a card drawn from the deck shows its face, though only its holder saw it.
+    was_down = _is_revealed(board) and held["from"] == "deck" and card is not None
+    caption = f"{who} a card {source}"
+    if was_down:
+        caption += " (only they saw it)"
     return {
         "card": card,
+        "was_down": was_down,
         "mine": mine,
-        "caption": f"{who} a card {source}",
+        "caption": caption,
         "action_word": KIND_WORDS.get(held.get("action") or "", ""),
         "must_keep": bool(held.get("must_keep")),
         "discard": board.action_for(type="discard"),

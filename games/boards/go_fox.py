@@ -4,6 +4,10 @@ backs, everyone's pairs face up, and the pick-up pile (tap it to draw).
 
 A turn asks for a number, not a card, so the buttons sit on the groups of a
 number rather than on single cards.
+
+Everything revealed (a finished match's replay): every hand face up under its
+player's name, and the pick-up pile in order, top first, each card marked as hidden
+during the game.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from games.boards.word_cards import (
     face,
     legend,
     plural,
+    revealed_hand,
+    revealed_pile,
     seat_order,
     standings,
     who,
@@ -52,6 +58,7 @@ def prepare(board: Board) -> dict[str, Any]:
         "me": None if board.seat is None else _seat(board, board.seat, colours),
         "groups": _groups(board, colours),
         "pile_count": view["pile_size"],
+        "pile": revealed_pile(view, "pile", colours, "The pick-up pile, top first"),
         "draw": board.action_for(type="draw"),
         "turn_name": who(board, view["turn"]),
         "asked_name": who(board, asked),
@@ -96,6 +103,7 @@ def _seat(board: Board, seat: int, colours: dict[str, dict[str, str]]) -> dict[s
         "seat": seat,
         "name": who(board, seat),
         "backs": backs(view["hand_sizes"][seat]),
+        "hand": revealed_hand(board, seat, colours),  # everything revealed: in place of the backs
         "pairs": [
             {"number": pair["number"], "cards": [face(card, colours) for card in pair["cards"]]}
             for pair in laid["pairs"]

@@ -17,6 +17,11 @@ that every legal action is always exactly one button.
 The ``actform`` tag escapes markup inside a button (it strips the rendered inner HTML,
 which drops its "safe" mark), so the tile and target buttons carry their label as text
 and lie, transparent, over their SVG drawing (``.iab-hit`` in the CSS).
+
+Everything revealed (a finished match's replay, ``view["revealed"]``) is the Crisis
+Unit's board for everyone: every face-down tile shows its kind, marked as hidden during
+the game (a dashed frame and a corner in the back's stripes, and words), and the
+Countdown is laid out in order, top first.
 """
 
 from __future__ import annotations
@@ -336,21 +341,35 @@ def _record(view: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _is_revealed(view: dict[str, Any]) -> bool:
+    """Everything revealed: every tile's kind and the Countdown's order are in the view."""
+    return bool(view.get("revealed"))
+
+
 def _tile_cell(
     view: dict[str, Any], grid: int, tile: dict[str, Any], actions: _Actions, pending: dict[str, Any]
 ) -> dict[str, Any]:
     row, column = tile["row"], tile["column"]
     revealed = tile["revealed"]
     kind = tile.get("kind")
-    shown_by_colourist = not revealed and kind is None and tile.get("colourist_kind") is not None
+    everything = _is_revealed(view)
+    # What the Colourist showed is everyone's knowledge: said so wherever the viewer would
+    # not know the kind otherwise, and once everything is revealed.
+    shown_by_colourist = (
+        not revealed and tile.get("colourist_kind") is not None and (kind is None or everything)
+    )
     if shown_by_colourist:
         kind = tile["colourist_kind"]
+    # Everything revealed: any other face-down tile's kind was the Crisis Unit's alone.
+    was_hidden = everything and not revealed and kind is not None and not shown_by_colourist
     face = "up" if revealed else "known" if kind else "down"
     where = _tile_words(view, grid, row, column)
     if revealed:
         words = f"{where}: {KIND_WORDS.get(kind or '', kind)}, cut"
     elif shown_by_colourist:
         words = f"{where}: face down, the Colourist showed {KIND_WORDS.get(kind or '', kind)}"
+    elif was_hidden:
+        words = f"{where}: face down, hidden during the game: {KIND_WORDS.get(kind or '', kind)}"
     elif kind:
         words = f"{where}: face down, {KIND_WORDS.get(kind, kind)} (only you see it)"
     else:
@@ -368,6 +387,7 @@ def _tile_cell(
         "column": column,
         "face": face,
         "kind": kind or "",
+        "was_hidden": was_hidden,
         "symbol": KIND_SYMBOLS.get(kind or "", ""),
         "letter": KIND_LETTERS.get(kind or "", ""),
         "words": words,
@@ -547,6 +567,8 @@ def _countdown(view: dict[str, Any]) -> dict[str, Any]:
         "has_explosion": countdown["has_explosion"],
         "top": _card(countdown["top"]) if countdown.get("top") else None,
         "cards": [_card(card) for card in cards] if cards is not None else None,
+        # Who may see the order: the Crisis Unit during the game, everyone once revealed.
+        "order_words": "hidden during the game" if _is_revealed(view) else "only you see it",
         "discard": [_card(card) for card in countdown.get("discard") or []],
         "disturbances": view.get("disturbances_armed", 0),
     }
@@ -680,6 +702,7 @@ def prepare(board: Board) -> dict[str, Any]:
     score = view.get("score") or {}
     return {
         "role": view["role"],
+        "revealed": _is_revealed(view),
         "is_crisis_unit": view["role"] == "crisis_unit",
         "crisis_unit_name": board.name(view.get("crisis_unit_seat", 0)),
         "scenario": scenario,

@@ -4,6 +4,10 @@ on every card that may be played (a Wild: one button per colour to name).
 
 Every card shows its word (or an action card's name) large, with a button that
 says it aloud; finished rounds show every hand, as the view does.
+
+Everything revealed (a finished match's replay): every hand face up under its
+player's name, and the pick-up pile in order, top first, each card marked as hidden
+during the game.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from games.boards.word_cards import (
     face,
     legend,
     plural,
+    revealed_hand,
+    revealed_pile,
     seat_order,
     standings,
     who,
@@ -57,13 +63,14 @@ def prepare(board: Board) -> dict[str, Any]:
     over = board.result is not None
     return {
         "prompt": _prompt(board),
-        "seats": [_seat(board, seat) for seat in seat_order(board)],
-        "me": None if board.seat is None else _seat(board, board.seat),
+        "seats": [_seat(board, seat, colours) for seat in seat_order(board)],
+        "me": None if board.seat is None else _seat(board, board.seat, colours),
         "hand": _hand(board, colours),
         "top": face(top, colours),
         "follow": _follow(view, colours),
         "discard_count": len(view["discard"]),
         "pile_count": view["pile_size"],
+        "pile": revealed_pile(view, "pile", colours, "The pick-up pile, top first"),
         "draw": board.action_for(type="draw"),
         "pass": board.action_for(type="pass"),
         "game_text": (
@@ -99,12 +106,13 @@ def _prompt(board: Board) -> str:
     return f"{board.name(view['turn'])} is playing."
 
 
-def _seat(board: Board, seat: int) -> dict[str, Any]:
+def _seat(board: Board, seat: int, colours: dict[str, dict[str, str]]) -> dict[str, Any]:
     view = board.view
     return {
         "seat": seat,
         "name": who(board, seat),
         "backs": backs(view["hand_sizes"][seat]),
+        "hand": revealed_hand(board, seat, colours),  # everything revealed: in place of the backs
         "score": plural(view["scores"][seat], "point"),
         "exploded": view["exploded"] == seat,
         "is_turn": view["turn"] == seat,

@@ -4,6 +4,8 @@ up by number, complete sets turned over. After a flip, each set that may be grab
 carries its "grab" button, and a plain button declines.
 
 Nothing is hidden but the order of the middle, so every table is drawn in full.
+Everything revealed (a finished match's replay) lays the middle out face up, top
+first, each card marked as face down during the game.
 """
 
 from __future__ import annotations
@@ -12,7 +14,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from games.boards import generic
-from games.boards.word_cards import face, legend, plural, standings, who, winners_text
+from games.boards.word_cards import (
+    face,
+    legend,
+    plural,
+    revealed_pile,
+    standings,
+    who,
+    winners_text,
+)
 
 if TYPE_CHECKING:
     from games.boards import Board
@@ -39,6 +49,7 @@ def prepare(board: Board) -> dict[str, Any]:
         "prompt": _prompt(board),
         "tables": _tables(board, colours),
         "middle_count": view["middle_size"],
+        "middle": revealed_pile(view, "middle", colours, "The middle, top first"),
         "flip": board.action_for(type="flip"),
         "pass": board.action_for(type="pass"),
         "flipped": None if flipped is None else face(flipped, colours),

@@ -6,6 +6,11 @@ and in Ka-Blam! ``label``); the boards draw it with
 to show large and to say aloud, and the colour's hex from the view's legend (so a
 swapped word list draws its own colours). Hands the viewer cannot see are drawn
 as card backs from a count only (``backs``).
+
+Everything revealed (a finished match's replay, ``view["revealed"]``) adds what was
+hidden: every hand, the pile in order. Those cards are drawn face up by
+``templates/games/_word_cards_revealed.html``, each marked as hidden during the game (a
+dashed outline and a corner in the back's stripes, and words for screen readers).
 """
 
 from __future__ import annotations
@@ -70,6 +75,41 @@ def card_name(card: dict[str, Any]) -> str:
     if card.get("colour"):
         return f"{card['colour']} {label}"
     return f"the {label}"
+
+
+def is_revealed(view: dict[str, Any]) -> bool:
+    """Everything revealed: the view holds every hidden card (a finished match's replay)."""
+    return bool(view.get("revealed"))
+
+
+def revealed_cards(
+    cards: list[dict[str, Any]], colours: dict[str, dict[str, str]], label: str
+) -> dict[str, Any]:
+    """A row of cards hidden during the game (a hand, a pile), drawn face up with their
+    count: ``label`` names the row for screen readers ("Ann's hand")."""
+    return {
+        "cards": [face(card, colours) for card in cards],
+        "label": label,
+        "count": plural(len(cards), "card"),
+    }
+
+
+def revealed_hand(board: Board, seat: int, colours: dict[str, dict[str, str]]) -> dict[str, Any] | None:
+    """Everything revealed: ``seat``'s hand face up (from the reveal's ``hands``); None
+    on any other board, which draws the hand as backs."""
+    if not is_revealed(board.view):
+        return None
+    return revealed_cards(board.view["hands"][seat], colours, f"{board.name(seat)}'s hand")
+
+
+def revealed_pile(
+    view: dict[str, Any], field: str, colours: dict[str, dict[str, str]], label: str
+) -> dict[str, Any] | None:
+    """Everything revealed: the face-down pile the reveal adds as ``field``, top first;
+    None on any other board."""
+    if not is_revealed(view):
+        return None
+    return revealed_cards(view[field], colours, label)
 
 
 def backs(count: int) -> dict[str, Any]:
