@@ -17,6 +17,7 @@ from django.conf import settings  # noqa: E402
 
 from boomsite.client_address import ClientAddressASGIMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from games.tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -25,7 +26,8 @@ application = ProtocolTypeRouter(
         # The client behind TRUSTED_PROXIES in scope["client"], as HTTP has it in REMOTE_ADDR.
         "websocket": ClientAddressASGIMiddleware(
             OriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns)), settings.SOCKET_ALLOWED_ORIGINS
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + tournament_sockets)),
+                settings.SOCKET_ALLOWED_ORIGINS,
             )
         ),
     }

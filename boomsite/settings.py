@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "games.notify",  # label "notify": emails of async play (docs/site.md, "Notifications")
     "games.ratings",  # label "ratings": OpenSkill ratings and leaderboards (docs/site.md, "Ratings")
     "games.review",  # label "review": post-game reviews by the expert bot (docs/site.md, "Post-game review")
+    "games.tournaments",  # label "tournaments": set up in the admin, run by Celery (docs/tournaments.md)
 ]
 
 MIDDLEWARE = [
@@ -179,6 +180,7 @@ BOT_TURN_STALE_SECONDS = 30
 MATCH_FINISHED_TASKS: list[str] = [
     "games.notify.tasks.match_finished",  # the "match over" emails
     "games.ratings.tasks.match_finished",  # the players' ratings
+    "games.tournaments.tasks.match_finished",  # a tournament's table: its result, the next round
 ]
 # Turn clocks (games/clocks.py): the sweep's period, the grace before a "your turn"
 # email, and each player's vacation bank per year.
@@ -192,6 +194,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-clocks": {"task": "games.tasks.sweep_clocks", "schedule": float(CLOCK_SWEEP_SECONDS)},
     # Nudges, alarms, invitations and digests that fell due (games/notify/services.py).
     "sweep-notices": {"task": "games.notify.tasks.sweep_notices", "schedule": float(CLOCK_SWEEP_SECONDS)},
+    # Tournaments whose start time came (games/tournaments/services.py).
+    "sweep-tournaments": {"task": "games.tournaments.tasks.sweep", "schedule": float(CLOCK_SWEEP_SECONDS)},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

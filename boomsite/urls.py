@@ -17,5 +17,6 @@ urlpatterns = [
     path("", include("games.ratings.urls")),
     path("", include("games.review.urls")),
     path("", include("games.history.urls")),
+    path("tournaments/", include("games.tournaments.urls")),
     path("", include("games.urls")),
 ]

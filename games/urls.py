@@ -23,5 +23,4 @@ urlpatterns = [
     path("api/", api.docs, name="api_docs"),
     path("api/matches/<int:match_id>", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/actions", api.match_actions, name="api_match_actions"),
-    path("tournaments/", views.tournaments, name="tournaments"),
 ]

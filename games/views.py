@@ -359,7 +359,3 @@ def match_chat(request: HttpRequest, match_id: int) -> HttpResponse:
     except services.MatchError as error:
         return _done(request, match_id, error)
     return redirect(f"/matches/{match_id}/#chat")
-
-
-def tournaments(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/tournaments.html")

@@ -8,7 +8,7 @@ from games.notify.models import Notice
 class NoticeAdmin(admin.ModelAdmin):
     """Read only: what was decided about each email, for answering "why did I (not) get it?"."""
 
-    list_display = ["kind", "user", "match", "ply", "day", "status", "note", "claimed_at", "sent_at"]
+    list_display = ["kind", "user", "match", "ply", "day", "about", "status", "note", "claimed_at", "sent_at"]
     list_filter = ["kind", "status"]
     search_fields = ["user__username"]
     raw_id_fields = ["user", "match"]

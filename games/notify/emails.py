@@ -22,7 +22,7 @@ from django.utils.text import capfirst
 
 from accounts.models import User
 from games.notify import tokens
-from games.notify.selectors import GameOverNews, InvitationNews, TurnNews, Waiting
+from games.notify.selectors import GameOverNews, InvitationNews, TableNews, TurnNews, Waiting
 
 # What the unsubscribe link of each kind turns off, in words.
 KIND_WORDS = {
@@ -31,6 +31,8 @@ KIND_WORDS = {
     "invitation": "invitation emails",
     "game_over": "“match over” emails",
     "digest": "the daily digest",
+    # A table's link turns off the invitation emails, which the table emails follow.
+    "table": "invitation and “your tournament table is ready” emails",
 }
 
 
@@ -116,6 +118,23 @@ def invitation_email(user: User, news: InvitationNews) -> EmailMultiAlternatives
         template="invitation",
         context={
             "news": news,
+            "others": names_in_words(news.others),
+            "match_link": match_link(news.match.pk),
+        },
+    )
+
+
+def table_email(user: User, news: TableNews, *, about: str) -> EmailMultiAlternatives:
+    """A tournament seated ``user`` at a new table; ``about`` is the tournament's words for
+    it ("round 2 of Autumn Cup")."""
+    return compose(
+        user=user,
+        kind="table",
+        subject=f"Your table is ready: {about or news.match.game_name}",
+        template="table",
+        context={
+            "news": news,
+            "about": about,
             "others": names_in_words(news.others),
             "match_link": match_link(news.match.pk),
         },

@@ -23,6 +23,9 @@ class Notice(models.Model):
         INVITATION = "invitation", "Invitation"
         GAME_OVER = "game_over", "Match over"
         DIGEST = "digest", "Daily digest"
+        # Asked for by a feature (a tournament's new round), not found by the sweep:
+        # its sender names the seat, and ``about`` says what it is for.
+        TABLE = "table", "Tournament table ready"
 
     class Status(models.TextChoices):
         CLAIMED = "claimed", "Claimed, not sent yet"
@@ -35,12 +38,16 @@ class Notice(models.Model):
     # Empty for the digest, which is about no one match.
     match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.CASCADE)
     # The turn: the seat's ``decision_ply`` (turn, alarm), the final ply (game over),
-    # 0 (invitation, digest). A new turn is a new decision_ply, so it gets its own nudge.
+    # 0 (invitation, digest, table). A new turn is a new decision_ply, so it gets its own nudge.
     ply = models.PositiveIntegerField(default=0)
     # The digest's day, in the player's time zone: one digest per local day.
     day = models.DateField(null=True, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.CLAIMED)
     note = models.CharField(max_length=200, blank=True)
+    # What the feature that asked for the email said it is about ("round 2 of Autumn
+    # Cup"), kept with the claim so that a retry sends the same email. Notify cannot
+    # look it up: it imports no feature.
+    about = models.CharField(max_length=200, blank=True)
     claimed_at = models.DateTimeField()
     attempts = models.PositiveSmallIntegerField(default=1)
     sent_at = models.DateTimeField(null=True, blank=True)

@@ -175,6 +175,29 @@ def invitation_news(seat: Seat) -> InvitationNews:
 
 
 @dataclass(frozen=True)
+class TableNews:
+    """A tournament table the person was seated at: who else plays there, and whether it
+    is their turn already."""
+
+    match: Match
+    others: list[str]
+    time_control: str
+    is_my_turn: bool
+
+
+def table_news(seat: Seat) -> TableNews:
+    match = seat.match
+    seats = list(match.seats.select_related("user"))
+    names = seat_names(seats)
+    return TableNews(
+        match=match,
+        others=[name for other, name in zip(seats, names, strict=True) if other.index != seat.index],
+        time_control=clocks.describe(match.turn_limit),
+        is_my_turn=seat.owes_decision,
+    )
+
+
+@dataclass(frozen=True)
 class GameOverNews:
     match: Match
     rank: int | None

@@ -46,6 +46,9 @@ Kind = Notice.Kind
 # SMTP backend gives up after EMAIL_TIMEOUT, 10 s), short enough to still be news.
 RETRY_AFTER = timedelta(minutes=5)
 MAX_ATTEMPTS = 5
+# Kinds without a choice of their own follow another's: the alarm the "your turn"
+# choice, a tournament table the invitations' (see ``why_no_email``).
+FOLLOWS: dict[str, str] = {Kind.ALARM: "turn", Kind.TABLE: "invitation"}
 # The task that hears "match finished" (settings.MATCH_FINISHED_TASKS names it).
 MATCH_FINISHED_TASK = "games.notify.tasks.match_finished"
 
@@ -87,8 +90,14 @@ def why_no_email(user: User | None, kind: str, now: datetime) -> str | None:
         return "on vacation"
     if kind == Kind.DIGEST:
         return None if user.wants_digest else "no digest wanted"
-    # The alarm follows the "your turn" choice.
-    preference = "turn" if kind == Kind.ALARM else kind
+    if kind == Kind.TABLE:
+        # **Decision**: a tournament table follows the invitation choice (it is an
+        # invitation one cannot decline) but goes every time, also to a person on the
+        # digest: its clock runs from the seating, so tomorrow's digest would be late.
+        if user.notify_invitation == Notify.OFF:
+            return "invitation emails are off"
+        return None
+    preference = FOLLOWS.get(kind, kind)
     if user.notify_preference(preference) != Notify.EACH:
         return f"{preference.replace('_', ' ')} emails are {user.notify_preference(preference)}"
     return None
@@ -153,6 +162,26 @@ def invitation_notice(*, seat_id: int) -> str:
         return "gone"
     notice = Notice(user=seat.user, match=seat.match, kind=Kind.INVITATION, claimed_at=now)
     why_not = why_no_email(seat.user, Kind.INVITATION, now)
+    if why_not is not None:
+        notice.status, notice.note = Notice.Status.DROPPED, why_not
+        return "skipped" if _claim(notice) else "taken"
+    if not _claim(notice):
+        return "taken"
+    return deliver(notice)
+
+
+def table_ready_notice(*, seat_id: int, tournament_name: str, round_number: int) -> str:
+    """ "Your table is ready": a tournament seated the seat's person at a new table (a
+    match already running). Asked for by the tournament, once per person and table (the
+    notice's key makes a second call send nothing). A person who wants none gets a
+    ``dropped`` row, as for an invitation: the decision is made once."""
+    now = timezone.now()
+    seat = Seat.objects.select_related("user", "match").filter(pk=seat_id).first()
+    if seat is None or seat.user is None or seat.match.status != Match.Status.RUNNING:
+        return "gone"
+    about = f"round {round_number} of {tournament_name}"[: Notice._meta.get_field("about").max_length]
+    notice = Notice(user=seat.user, match=seat.match, kind=Kind.TABLE, about=about, claimed_at=now)
+    why_not = why_no_email(seat.user, Kind.TABLE, now)
     if why_not is not None:
         notice.status, notice.note = Notice.Status.DROPPED, why_not
         return "skipped" if _claim(notice) else "taken"
@@ -285,6 +314,10 @@ def _email_for(notice: Notice, now: datetime) -> EmailMultiAlternatives | str:
         if not seat.is_invitation or seat.match.status != Match.Status.OPEN:
             return "the invitation was answered"
         return emails.invitation_email(user, selectors.invitation_news(seat))
+    if notice.kind == Kind.TABLE:
+        if seat.match.status != Match.Status.RUNNING or seat.resigned_at is not None:
+            return "the table is over"
+        return emails.table_email(user, selectors.table_news(seat), about=notice.about)
     return emails.game_over_email(user, selectors.game_over_news(seat))
 
 
@@ -308,12 +341,12 @@ def retry_notice(*, notice_id: int, claimed_at: datetime) -> str:
 
 def unsubscribe(*, user: User, kind: str) -> list[str]:
     """Turn off the emails of ``kind`` (a one-click unsubscribe link's kind): the alarm
-    with the "your turn" emails it follows; the digest, every kind set to it. Returns
-    the preferences turned off."""
+    with the "your turn" emails it follows, a table with the invitations; the digest,
+    every kind set to it. Returns the preferences turned off."""
     if kind == "digest":
         names = [name for name in ("turn", "invitation") if user.notify_preference(name) == Notify.DIGEST]
     else:
-        names = ["turn" if kind == Kind.ALARM else kind]
+        names = [FOLLOWS.get(kind, kind)]
     for name in names:
         user = user_notification_off(user=user, name=name)
     return names

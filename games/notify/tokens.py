@@ -13,7 +13,7 @@ from accounts.models import User
 
 SALT = "games.notify.unsubscribe"
 # Every kind an email can be about (games.notify.models.Notice.Kind).
-KINDS = ("turn", "alarm", "invitation", "game_over", "digest")
+KINDS = ("turn", "alarm", "invitation", "game_over", "digest", "table")
 
 
 class BadToken(Exception):

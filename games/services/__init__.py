@@ -17,7 +17,7 @@ leaves the database as it was.
 from games.errors import MatchError
 from games.services.announcements import announcement_delivered
 from games.services.chat import chat_post
-from games.services.common import AUTOPILOT_LEVEL, BOT_USERNAMES
+from games.services.common import AUTOPILOT_LEVEL, BOT_USERNAMES, bot_account
 from games.services.endings import match_resign
 from games.services.matches import (
     PlacedSeat,
@@ -44,6 +44,7 @@ __all__ = [
     "SeatRequest",
     "SubmitResult",
     "announcement_delivered",
+    "bot_account",
     "bot_play_turn",
     "chat_post",
     "match_create",

@@ -1,0 +1,99 @@
+"""Reads of tournaments: the format's state, rebuilt from the rows; the lists and
+pages' data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Q, QuerySet
+
+from games.ratings.models import Rating
+from games.tournaments import formats
+from games.tournaments.models import Entry, Round, Table, Tournament
+from games.tournaments.setup import format_settings
+
+
+def active_entries(tournament: Tournament) -> QuerySet[Entry]:
+    """Entries that count before the start: registered and not withdrawn."""
+    return tournament.entries.filter(withdrawn_at__isnull=True)
+
+
+def format_state(tournament: Tournament) -> formats.State:
+    """What the pure format needs to build the next round: the seeds, every finished
+    round with its places, and who is out. Rounds still being played are left out."""
+    seeds = tuple(tournament.entries.filter(seed__isnull=False).order_by("seed").values_list("pk", flat=True))
+    rounds = list(tournament.rounds.filter(finished_at__isnull=False).order_by("number"))
+    tables: dict[int, list[Table]] = {}
+    for table in Table.objects.filter(round__in=rounds).order_by("round_id", "number"):
+        tables.setdefault(table.round_id, []).append(table)
+    played = tuple(_played_round(round_, tables.get(round_.pk, [])) for round_ in rounds)
+    out = frozenset(tournament.entries.exclude(out="").values_list("pk", flat=True))
+    return formats.State(settings=format_settings(tournament), seeds=seeds, played=played, out=out)
+
+
+def _played_round(round_: Round, tables: list[Table]) -> formats.PlayedRound:
+    return formats.PlayedRound(
+        round=formats.Round(
+            tables=tuple(formats.Table(entrants=tuple(table.entries)) for table in tables),
+            byes=tuple(round_.byes),
+        ),
+        places=tuple(
+            {int(entry): int(place) for entry, place in (table.places or {}).items()} for table in tables
+        ),
+    )
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.order_by("-number").first()
+
+
+def ratings_for_seeding(game_slug: str, user_ids: list[int]) -> dict[int, float]:
+    """Each rated player's conservative rating in the game (the leaderboard's order)."""
+    rows = Rating.objects.filter(game=game_slug, user_id__in=user_ids, rated_matches__gt=0)
+    return dict(rows.values_list("user_id", "conservative"))
+
+
+def tournaments_to_start(now: datetime) -> list[int]:
+    return list(
+        Tournament.objects.filter(status=Tournament.Status.REGISTRATION, starts_at__lte=now)
+        .order_by("starts_at", "pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def tournaments_with_unrecorded_results() -> list[int]:
+    """Running tournaments with a finished table whose result is not recorded yet: the
+    match-finished announcement is still on its way (or was lost and is being resent)."""
+    return list(
+        Tournament.objects.filter(
+            status=Tournament.Status.RUNNING,
+            rounds__tables__places__isnull=True,
+            rounds__tables__match__status="finished",
+        )
+        .distinct()
+        .values_list("pk", flat=True)
+    )
+
+
+@dataclass(frozen=True)
+class Listing:
+    upcoming: list[Tournament]
+    running: list[Tournament]
+    finished: list[Tournament]
+
+
+def tournament_listing(*, finished_limit: int = 30) -> Listing:
+    """The tournaments page: open for registration, running, and the latest over."""
+    shown = Tournament.objects.exclude(status=Tournament.Status.DRAFT).annotate(
+        entrants=Count("entries", filter=Q(entries__withdrawn_at__isnull=True))
+    )
+    return Listing(
+        upcoming=list(shown.filter(status=Tournament.Status.REGISTRATION).order_by("starts_at", "pk")),
+        running=list(shown.filter(status=Tournament.Status.RUNNING).order_by("starts_at", "pk")),
+        finished=list(
+            shown.filter(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]).order_by(
+                "-finished_at", "-pk"
+            )[:finished_limit]
+        ),
+    )

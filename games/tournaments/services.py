@@ -1,0 +1,383 @@
+"""The writes of tournaments: opening registration, registering and withdrawing,
+starting (seeding, bot fill, round 1), advancing after each finished table, cancelling.
+
+**Exactly once.** Every write runs in one transaction that first locks the
+tournament row (``lock_tournament``; the lock order is tournament → match → seats,
+games/locks.py). A round is built in that same transaction with its tables and their
+matches, so a worker killed mid-way leaves nothing behind, and the unique
+(tournament, number) of a round makes a second build of the same round fail in the
+database even where the lock does nothing (SQLite serialises writers instead).
+
+**Time.** Tables run on the tournament's time control with the core's clocks: a
+turn not taken in time is played by the autopilot, and after the tournament's
+timeouts in a row the player forfeits. A forfeit puts the player out of the rest of
+the tournament, as withdrawing does; so no round waits longer than its clocks allow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.engine import get
+from games.models import Match, ResignReason, Seat
+from games.services import (
+    MatchError,
+    PlacedSeat,
+    announcement_delivered,
+    bot_account,
+    match_create_seated,
+    match_resign,
+)
+from games.tournaments import effects, formats, selectors
+from games.tournaments.models import Entry, Round, Table, Tournament
+from games.tournaments.setup import format_settings, setup_problems
+
+logger = logging.getLogger(__name__)
+
+# The task that hears "match finished" (settings.MATCH_FINISHED_TASKS names it).
+MATCH_FINISHED_TASK = "games.tournaments.tasks.match_finished"
+
+# What tournament_advance did, for logs and tests.
+NOT_RUNNING = "not running"
+WAITING = "waiting for tables"
+SEATED = "next round seated"
+FINISHED = "finished"
+
+
+class TournamentError(Exception):
+    """A request a tournament refuses, with the reason in words; nothing was changed."""
+
+
+def lock_tournament(tournament_id: int) -> Tournament:
+    """The tournament row, locked until the transaction ends (call inside ``atomic``)."""
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentError("There is no such tournament.")
+    return tournament
+
+
+def _problems_in_words(tournament: Tournament) -> str:
+    problems = setup_problems(tournament)
+    return " ".join(message for messages in problems.values() for message in messages)
+
+
+# -- registration ---------------------------------------------------------------------
+
+
+def tournament_open(*, tournament_id: int) -> Tournament:
+    """Publish a tournament being set up: it is listed, and registration opens at its time."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        if tournament.status != Tournament.Status.DRAFT:
+            raise TournamentError(f"{tournament} is already {tournament.get_status_display().lower()}.")
+        problems = _problems_in_words(tournament)
+        if problems:
+            raise TournamentError(problems)
+        tournament.status = Tournament.Status.REGISTRATION
+        tournament.save(update_fields=["status"])
+        effects.tournament_changed(tournament.pk)
+    return tournament
+
+
+def registration_is_open(tournament: Tournament, now: datetime | None = None) -> bool:
+    now = now or timezone.now()
+    return (
+        tournament.status == Tournament.Status.REGISTRATION
+        and tournament.registration_opens_at <= now < tournament.registration_closes_at
+    )
+
+
+def tournament_register(*, tournament_id: int, user: User) -> Entry:
+    """Enter ``user``: while registration is open and there is room; a person who
+    withdrew may enter again before the start."""
+    if not user.is_authenticated or user.is_bot:
+        raise TournamentError("Sign in to register.")
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        if not registration_is_open(tournament):
+            raise TournamentError("Registration for this tournament is not open.")
+        entry = tournament.entries.filter(user=user, bot_number__isnull=True).first()
+        if entry is not None and entry.withdrawn_at is None:
+            raise TournamentError("You are registered already.")
+        if selectors.active_entries(tournament).count() >= tournament.max_entrants:
+            raise TournamentError(f"The tournament is full ({tournament.max_entrants} entrants).")
+        if entry is None:
+            try:
+                with transaction.atomic():
+                    entry = Entry.objects.create(tournament=tournament, user=user, display_name=user.username)
+            except IntegrityError:
+                raise TournamentError("You are registered already.") from None
+        else:
+            entry.withdrawn_at = None
+            entry.save(update_fields=["withdrawn_at"])
+        effects.tournament_changed(tournament.pk)
+    return entry
+
+
+def tournament_withdraw(*, tournament_id: int, user: User) -> Entry:
+    """Leave: before the start the entry stops counting; once it runs, the player is out
+    of the rest of it, and resigns the table they are playing (its autopilot finishes)."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        entry = tournament.entries.filter(
+            user=user, bot_number__isnull=True, withdrawn_at__isnull=True
+        ).first()
+        if entry is None or entry.out:
+            raise TournamentError("You are not playing in this tournament.")
+        if tournament.is_over:
+            raise TournamentError("This tournament is over.")
+        entry.withdrawn_at = timezone.now()
+        fields = ["withdrawn_at"]
+        if tournament.status == Tournament.Status.RUNNING:
+            current = selectors.current_round(tournament)
+            entry.out = Entry.Out.WITHDREW
+            entry.out_in_round = current.number if current else None
+            fields += ["out", "out_in_round"]
+            _resign_running_table(entry)
+        entry.save(update_fields=fields)
+        effects.tournament_changed(tournament.pk)
+    return entry
+
+
+def _resign_running_table(entry: Entry) -> None:
+    for table in Table.objects.filter(
+        round__tournament_id=entry.tournament_id, match__status=Match.Status.RUNNING
+    ).select_related("match"):
+        if entry.pk in table.entries:
+            # MatchError: already out of that match (resigned, or forfeited on time).
+            with contextlib.suppress(MatchError):
+                match_resign(match_id=table.match_id, user=entry.user)
+
+
+# -- start ------------------------------------------------------------------------------
+
+
+def tournament_start(*, tournament_id: int) -> Tournament:
+    """Close registration, fill empty places with bots if asked, seed, and seat round 1.
+    Too few entrants for the format cancels it, saying why."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        if tournament.status not in {Tournament.Status.DRAFT, Tournament.Status.REGISTRATION}:
+            raise TournamentError(
+                f"{tournament} is {tournament.get_status_display().lower()}: it cannot start."
+            )
+        problems = _problems_in_words(tournament)
+        if problems:
+            raise TournamentError(problems)
+        entries = list(selectors.active_entries(tournament).order_by("registered_at", "pk"))
+        entries += _bot_fill(tournament, entries)
+        settings = format_settings(tournament)
+        too_few = formats.validate(settings, len(entries))
+        if too_few:
+            _cancel(tournament, "Not enough entrants: " + " ".join(too_few))
+            return tournament
+        for seed, entry in enumerate(_seeded(tournament, entries), start=1):
+            entry.seed = seed
+        Entry.objects.bulk_update(entries, ["seed"])
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = timezone.now()
+        tournament.save(update_fields=["status", "started_at"])
+        _advance(tournament)
+    return tournament
+
+
+def full_field(settings: formats.Settings, entrants: int, limit: int) -> int:
+    """The smallest field of at least ``entrants`` (and at most ``limit``) with every
+    table full and, in single elimination, no byes in any round; ``entrants`` itself
+    when there is none (bots then fill nothing)."""
+    for field in range(entrants, limit + 1):
+        if _is_full(settings, field):
+            return field
+    return entrants
+
+
+def _is_full(settings: formats.Settings, field: int) -> bool:
+    size = settings.table_size
+    if settings.format != Tournament.Format.SINGLE_ELIMINATION:
+        return field % size == 0
+    while field > size:
+        if field % size:
+            return False
+        field = field // size * settings.advance
+    return field == size
+
+
+def _bot_fill(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
+    """Bot entries for the empty places (``bot_fill_level``): up to the smallest full
+    field (tables all full, no byes), never above the maximum of entrants."""
+    if not tournament.bot_fill_level:
+        return []
+    field = len(entries)
+    target = full_field(
+        format_settings(tournament), max(field, tournament.table_size), tournament.max_entrants
+    )
+    bot = bot_account(tournament.bot_fill_level, get(tournament.game))
+    first = 1 + max((entry.bot_number or 0 for entry in entries), default=0)
+    return [
+        Entry.objects.create(
+            tournament=tournament, user=bot, bot_number=number, display_name=f"{bot.username} {number}"
+        )
+        for number in range(first, first + target - field)
+    ]
+
+
+def _seeded(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
+    """Best first. By rating: the conservative rating in the game (the leaderboard's
+    order), then unrated players in the order they registered, bot places last. Random:
+    a shuffle from the system's secret generator."""
+    if tournament.seeding == Tournament.Seeding.RANDOM:
+        shuffled = list(entries)
+        secrets.SystemRandom().shuffle(shuffled)
+        return shuffled
+    ratings = selectors.ratings_for_seeding(tournament.game, [entry.user_id for entry in entries])
+    order = {entry.pk: position for position, entry in enumerate(entries)}
+
+    def key(entry: Entry) -> tuple[bool, bool, float, int]:
+        rating = ratings.get(entry.user_id)
+        return (entry.bot_number is not None, rating is None, -(rating or 0.0), order[entry.pk])
+
+    return sorted(entries, key=key)
+
+
+# -- advancing ------------------------------------------------------------------------------
+
+
+def match_finished(*, match_id: int) -> str:
+    """Told by the core that a match finished (at least once): if it is a tournament's
+    table, record its result and advance the tournament. Then mark the announcement done."""
+    table = Table.objects.filter(match_id=match_id).select_related("round").first()
+    outcome = "not a tournament table"
+    if table is not None:
+        outcome = tournament_advance(tournament_id=table.round.tournament_id)
+    announcement_delivered(match_id=match_id, task_name=MATCH_FINISHED_TASK)
+    return outcome
+
+
+def tournament_advance(*, tournament_id: int) -> str:
+    """Record the results of finished tables; when the current round's last table is
+    done, seat the next round, or finish the tournament. Safe to run any number of
+    times, at once or after a crash: it acts on what the rows say."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            return NOT_RUNNING
+        return _advance(tournament)
+
+
+def _advance(tournament: Tournament) -> str:
+    """Call with the tournament locked."""
+    outcome = WAITING
+    current = selectors.current_round(tournament)
+    while True:
+        if current is not None:
+            _record_results(current)
+            if current.tables.filter(places__isnull=True).exists():
+                break
+            if current.finished_at is None:
+                current.finished_at = timezone.now()
+                current.save(update_fields=["finished_at"])
+        following = formats.next_round(selectors.format_state(tournament))
+        if following is None:
+            tournament.status = Tournament.Status.FINISHED
+            tournament.finished_at = timezone.now()
+            tournament.save(update_fields=["status", "finished_at"])
+            outcome = FINISHED
+            break
+        current = _seat_round(tournament, (current.number if current else 0) + 1, following)
+        outcome = SEATED
+        # A round of byes only (nothing to play) is over at once: go on to the next.
+    effects.tournament_changed(tournament.pk)
+    return outcome
+
+
+def _record_results(round_: Round) -> None:
+    """Each finished table's places by entry; a player who forfeited on time is out."""
+    tables = list(round_.tables.filter(places__isnull=True, match__status=Match.Status.FINISHED))
+    if not tables:
+        return
+    seats: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(match_id__in=[table.match_id for table in tables]).order_by("index"):
+        seats.setdefault(seat.match_id, []).append(seat)
+    forfeited: list[int] = []
+    for table in tables:
+        places: dict[str, int] = {}
+        for seat in seats.get(table.match_id, []):
+            entry_id = table.entries[seat.index]
+            places[str(entry_id)] = seat.rank if seat.rank is not None else len(table.entries)
+            if seat.resigned_reason == ResignReason.TIMED_OUT:
+                forfeited.append(entry_id)
+        table.places = places
+        table.save(update_fields=["places"])
+    Entry.objects.filter(pk__in=forfeited, out="").update(out=Entry.Out.FORFEITED, out_in_round=round_.number)
+
+
+def _seat_round(tournament: Tournament, number: int, planned: formats.Round) -> Round:
+    """The round's row, then a match per table with its entrants seated in order."""
+    round_ = Round.objects.create(tournament=tournament, number=number, byes=list(planned.byes))
+    entries = {entry.pk: entry for entry in tournament.entries.select_related("user")}
+    for table_number, table in enumerate(planned.tables, start=1):
+        match = match_create_seated(
+            created_by=tournament.created_by,
+            game_slug=tournament.game,
+            options=tournament.options,
+            seats=[PlacedSeat(entries[entry_id].user, joined=True) for entry_id in table.entrants],
+            visibility=Match.Visibility.PUBLIC,
+            turn_limit=tournament.turn_limit,
+            timeouts_to_forfeit=tournament.timeouts_to_forfeit,
+            vacation_allowed=tournament.vacation_allowed,
+            rated=tournament.rated,
+        )
+        Table.objects.create(round=round_, number=table_number, match=match, entries=list(table.entrants))
+    if planned.tables:
+        effects.round_seated(round_.pk)
+    return round_
+
+
+# -- the organiser's other actions -----------------------------------------------------------
+
+
+def tournament_cancel(*, tournament_id: int, because: str) -> Tournament:
+    """Stop it: no further round. Tables already running play on as ordinary matches."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        if tournament.is_over:
+            raise TournamentError(f"{tournament} is {tournament.get_status_display().lower()} already.")
+        _cancel(tournament, because.strip() or "Cancelled by the organiser.")
+    return tournament
+
+
+def _cancel(tournament: Tournament, because: str) -> None:
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.cancelled_because = because[:200]
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "cancelled_because", "finished_at"])
+    effects.tournament_changed(tournament.pk)
+
+
+def tournaments_sweep(now: datetime | None = None) -> dict[str, Any]:
+    """Start the tournaments whose time has come, and advance any running one whose
+    finished table has not been recorded yet (a lost announcement is resent anyway;
+    this is the belt to its braces). One tournament's failure does not stop the others."""
+    now = now or timezone.now()
+    started, advanced = 0, 0
+    for tournament_id in selectors.tournaments_to_start(now):
+        try:
+            tournament_start(tournament_id=tournament_id)
+            started += 1
+        except Exception:
+            logger.exception("tournament %s: start failed", tournament_id)
+    for tournament_id in selectors.tournaments_with_unrecorded_results():
+        try:
+            tournament_advance(tournament_id=tournament_id)
+            advanced += 1
+        except Exception:
+            logger.exception("tournament %s: advancing failed", tournament_id)
+    return {"started": started, "advanced": advanced}

@@ -1,0 +1,28 @@
+"""Celery tasks of tournaments: thin, each calls one service.
+
+``match_finished`` is told by the core when a match finishes (``settings.MATCH_FINISHED_TASKS``),
+at least once; ``sweep`` runs on the beat with the clock sweep's period: it starts the
+tournaments whose time has come (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+
+from games.tournaments import emails, services
+
+
+@shared_task(name=services.MATCH_FINISHED_TASK)
+def match_finished(match_id: int) -> str:
+    return services.match_finished(match_id=match_id)
+
+
+@shared_task(name="games.tournaments.tasks.sweep")
+def sweep() -> dict[str, Any]:
+    return services.tournaments_sweep()
+
+
+@shared_task(name="games.tournaments.tasks.round_seated")
+def round_seated(round_id: int) -> int:
+    return emails.round_seated_emails(round_id=round_id)

@@ -1,0 +1,76 @@
+"""Helpers of the tournament tests: a tournament with good settings, people entered, and
+tables finished through the core (players resign, worst first), as play would leave them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from accounts.models import User
+from games.clocks import HOUR
+from games.models import Match
+from games.services import match_resign
+from games.tournaments import services
+from games.tournaments.models import Entry, Table, Tournament
+
+
+def make_tournament(organiser: User, **settings: Any) -> Tournament:
+    """A Go Fox! tournament open for registration now, starting in an hour: pairs,
+    single elimination, unless ``settings`` say otherwise."""
+    now = timezone.now()
+    fields: dict[str, Any] = {
+        "name": "Autumn Cup",
+        "game": "go-fox",
+        "format": Tournament.Format.SINGLE_ELIMINATION,
+        "table_size": 2,
+        "advance": 1,
+        "registration_opens_at": now - timedelta(hours=1),
+        "registration_closes_at": now + timedelta(minutes=59),
+        "starts_at": now + timedelta(hours=1),
+        "max_entrants": 64,
+        "seeding": Tournament.Seeding.RANDOM,
+        "turn_limit": HOUR,
+        **settings,
+    }
+    status = fields.pop("status", Tournament.Status.REGISTRATION)
+    tournament = Tournament.objects.create(created_by=organiser, **fields)
+    Tournament.objects.filter(pk=tournament.pk).update(status=status)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def enter(tournament: Tournament, people: Sequence[User]) -> list[Entry]:
+    return [services.tournament_register(tournament_id=tournament.pk, user=person) for person in people]
+
+
+def entry_of(table: Table, seat: int) -> Entry:
+    return Entry.objects.get(pk=table.entries[seat])
+
+
+def finish_table(table: Table, best_first: Sequence[int] | None = None) -> Match:
+    """End the table's match with its entrants placed in ``best_first`` order (entry
+    ids; the seat order when omitted): the others resign, worst first, until one is left."""
+    order = list(best_first) if best_first is not None else list(table.entries)
+    for entry_id in reversed(order[1:]):
+        match = Match.objects.get(pk=table.match_id)
+        if match.status != Match.Status.RUNNING:
+            break
+        match_resign(match_id=table.match_id, user=Entry.objects.get(pk=entry_id).user)
+    return Match.objects.get(pk=table.match_id)
+
+
+def tables_of(tournament: Tournament, round_number: int) -> list[Table]:
+    return list(
+        Table.objects.filter(round__tournament=tournament, round__number=round_number).order_by("number")
+    )
+
+
+def table_done(table: Table, best_first: Sequence[int] | None = None) -> Match:
+    """``finish_table``, then what the match-finished announcement does in the site (a
+    Celery task there): the tournament records the result and advances."""
+    match = finish_table(table, best_first)
+    services.match_finished(match_id=table.match_id)
+    return match
