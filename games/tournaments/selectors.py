@@ -86,7 +86,9 @@ class Listing:
 def tournament_listing(*, finished_limit: int = 30) -> Listing:
     """The tournaments page: open for registration, running, and the latest over."""
     shown = Tournament.objects.exclude(status=Tournament.Status.DRAFT).annotate(
-        entrants=Count("entries", filter=Q(entries__withdrawn_at__isnull=True))
+        # Who plays or played: a withdrawal before the start gives the place back; one
+        # during the tournament still counts (the player is out, shown as such).
+        entrants=Count("entries", filter=Q(entries__withdrawn_at__isnull=True) | ~Q(entries__out=""))
     )
     return Listing(
         upcoming=list(shown.filter(status=Tournament.Status.REGISTRATION).order_by("starts_at", "pk")),
