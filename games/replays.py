@@ -168,7 +168,7 @@ def frame(match: Match, *, step: int, eyes: str, my_seat: int | None) -> Frame:
         [seat.public_name for seat in seats],
         step,
         view=seen(state) if eyes == EVERYTHING else None,
+        playable=False,  # a replay is looked at, never played
     )
-    board.actions = []  # a replay is looked at, never played
     added = len(seen(state)["log"]) - (len(seen(before)["log"]) if before is not None else 0)
     return Frame(board=board, step=step, last=last, eyes=eyes, new_entries=max(added, 0))

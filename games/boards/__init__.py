@@ -138,15 +138,19 @@ def build_board(
     ply: int,
     *,
     view: dict[str, Any] | None = None,
+    playable: bool = True,
 ) -> Board:
     """The board one viewer sees; ``seat=None`` for a spectator. ``view``: another view
     of ``state`` to draw instead of the seat's own, with no buttons (a replay's
-    "everything revealed", from ``game.reveal``, for finished matches only)."""
+    "everything revealed", from ``game.reveal``, for finished matches only).
+    ``playable=False`` draws it without buttons (a replay is looked at, never played):
+    decided here, before the presenter groups buttons into its own controls."""
     to_act = game.to_act(state)
     presenter = presenter_for(game)
     if view is None:
         view = game.view(state, seat)
-        legal = game.legal_actions(state, seat) if seat is not None and seat in to_act else []
+        on_turn = playable and seat is not None and seat in to_act
+        legal = game.legal_actions(state, seat) if on_turn else []
     else:
         legal = []
     board = Board(

@@ -12,6 +12,7 @@ from django.test import Client
 
 from accounts.models import User
 from games import replays
+from games.boards import render_board
 from games.engine import all_games
 from games.models import Match
 from games.services import SeatRequest, match_create, match_join
@@ -51,6 +52,8 @@ def test_every_frame_is_what_each_seat_saw_at_that_moment(game: Any, make_person
             frame = replays.frame(match, step=step, eyes=f"seat-{seat}", my_seat=seat)
             assert frame.board.view == seen[step][seat], f"{game.slug}: seat {seat} at step {step}"
             assert frame.board.actions == []
+            # Nor a button a presenter grouped into its own controls (Go Fox!'s asks).
+            assert "act-form" not in render_board(frame.board), f"{game.slug}: seat {seat} at step {step}"
 
 
 @pytest.mark.parametrize("slug", ["go-fox"])
