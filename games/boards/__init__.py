@@ -149,8 +149,7 @@ def build_board(
     presenter = presenter_for(game)
     if view is None:
         view = game.view(state, seat)
-        on_turn = playable and seat is not None and seat in to_act
-        legal = game.legal_actions(state, seat) if on_turn else []
+        legal = game.legal_actions(state, seat) if playable and seat is not None and seat in to_act else []
     else:
         legal = []
     board = Board(

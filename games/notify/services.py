@@ -160,14 +160,7 @@ def invitation_notice(*, seat_id: int) -> str:
     seat = Seat.objects.select_related("user", "match").filter(pk=seat_id).first()
     if seat is None or not seat.is_invitation or seat.match.status != Match.Status.OPEN:
         return "gone"
-    notice = Notice(user=seat.user, match=seat.match, kind=Kind.INVITATION, claimed_at=now)
-    why_not = why_no_email(seat.user, Kind.INVITATION, now)
-    if why_not is not None:
-        notice.status, notice.note = Notice.Status.DROPPED, why_not
-        return "skipped" if _claim(notice) else "taken"
-    if not _claim(notice):
-        return "taken"
-    return deliver(notice)
+    return _decide_once(Notice(user=seat.user, match=seat.match, kind=Kind.INVITATION, claimed_at=now))
 
 
 def table_ready_notice(*, seat_id: int, tournament_name: str, round_number: int) -> str:
@@ -180,8 +173,15 @@ def table_ready_notice(*, seat_id: int, tournament_name: str, round_number: int)
     if seat is None or seat.user is None or seat.match.status != Match.Status.RUNNING:
         return "gone"
     about = f"round {round_number} of {tournament_name}"[: Notice._meta.get_field("about").max_length]
-    notice = Notice(user=seat.user, match=seat.match, kind=Kind.TABLE, about=about, claimed_at=now)
-    why_not = why_no_email(seat.user, Kind.TABLE, now)
+    return _decide_once(
+        Notice(user=seat.user, match=seat.match, kind=Kind.TABLE, about=about, claimed_at=now)
+    )
+
+
+def _decide_once(notice: Notice) -> str:
+    """Claim ``notice`` and send it, or, for a person who wants none of its kind, write it
+    ``dropped`` so the decision is made once; "taken" when its key was claimed already."""
+    why_not = why_no_email(notice.user, notice.kind, notice.claimed_at)
     if why_not is not None:
         notice.status, notice.note = Notice.Status.DROPPED, why_not
         return "skipped" if _claim(notice) else "taken"
