@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0012_rematch_of'),
+        ("games", "0012_rematch_of"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='rated',
-            field=models.BooleanField(default=True, help_text='May this match move ratings?'),
+            model_name="match",
+            name="rated",
+            field=models.BooleanField(default=True, help_text="May this match move ratings?"),
         ),
     ]
