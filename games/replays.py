@@ -17,6 +17,7 @@ from typing import Any
 
 from games.boards import build_board
 from games.engine import IllegalAction
+from games.engine.log import render_text
 from games.models import Match, Move
 
 
@@ -110,6 +111,9 @@ class Frame:
     last: int
     eyes: str  # PUBLIC, EVERYTHING or "seat-<n>"
     new_entries: int  # log entries the step's move added, as these eyes see them (to highlight)
+    # Everything revealed: per log entry (oldest first), what a seat's own log said of it
+    # where that differs from the public words, as (seat's name, its text).
+    known_only_to: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     @property
     def previous(self) -> int:
@@ -121,8 +125,17 @@ class Frame:
 
     @property
     def log(self) -> list[dict[str, Any]]:
-        """The board's log, newest first, the entries of this step marked ``current``."""
-        return [{**entry, "current": index < self.new_entries} for index, entry in enumerate(self.board.log)]
+        """The board's log, newest first, the entries of this step marked ``current``, and
+        (everything revealed) what only some seats were told of each."""
+        private = list(reversed(self.known_only_to))
+        return [
+            {
+                **entry,
+                "current": index < self.new_entries,
+                "known_only_to": private[index] if index < len(private) else (),
+            }
+            for index, entry in enumerate(self.board.log)
+        ]
 
 
 def eyes_offered(match: Match, my_seat: int | None) -> list[tuple[str, str]]:
@@ -171,4 +184,25 @@ def frame(match: Match, *, step: int, eyes: str, my_seat: int | None) -> Frame:
         playable=False,  # a replay is looked at, never played
     )
     added = len(seen(state)["log"]) - (len(seen(before)["log"]) if before is not None else 0)
-    return Frame(board=board, step=step, last=last, eyes=eyes, new_entries=max(added, 0))
+    private = _known_only_to(game, state, board.view, board.names) if eyes == EVERYTHING else ()
+    return Frame(
+        board=board, step=step, last=last, eyes=eyes, new_entries=max(added, 0), known_only_to=private
+    )
+
+
+def _known_only_to(
+    game: Any, state: Any, revealed: dict[str, Any], names: list[str]
+) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """For each entry of the revealed log, the seats whose own log told them more (the
+    card they drew, what a touch felt like), with that text as they read it."""
+    public = [str(entry.get("text", "")) for entry in revealed.get("log") or []]
+    told: list[list[tuple[str, str]]] = [[] for _ in public]
+    for seat, name in enumerate(names):
+        own = game.view(state, seat).get("log") or []
+        if len(own) != len(public):
+            continue  # a log that does not line up entry for entry says nothing here
+        for index, entry in enumerate(own):
+            text = str(entry.get("text", ""))
+            if text != public[index]:
+                told[index].append((name, render_text(text, names)))
+    return tuple(tuple(entry) for entry in told)

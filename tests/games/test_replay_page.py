@@ -98,3 +98,41 @@ def test_a_match_not_started_has_nothing_to_replay(ann: User) -> None:
         creator=ann, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
     )
     assert logged_in(ann).get(f"/matches/{waiting.pk}/replay").status_code == 404
+
+
+def test_everything_revealed_lists_what_only_some_players_were_told(make_person: Any) -> None:
+    game = next(game for game in all_games() if game.slug == "go-fox")
+    match, people = seated(game, make_person)
+    rng = random.Random(5)
+    while match.status == Match.Status.RUNNING:
+        random_move(match, people, rng)
+        match.refresh_from_db()
+    names = [seat.public_name for seat in match.seats.order_by("index")]
+    everything = replays.frame(match, step=match.ply, eyes=replays.EVERYTHING, my_seat=None)
+    told = [note for entry in everything.log for note in entry["known_only_to"]]
+    # The deal: each player read their own hand ("You got: ..."), nobody else's.
+    deal = [text for name, text in told if "You got:" in text]
+    assert len(deal) == len(people) and {name for name, _ in told} <= set(names)
+    page = logged_in(people[0]).get(f"/matches/{match.pk}/replay?eyes=all&step={match.ply}").content.decode()
+    assert f"Only {names[1]} saw:" in page
+    # Through a seat's eyes, another seat's private words never show.
+    mine = logged_in(people[0]).get(f"/matches/{match.pk}/replay?eyes=seat-0&step={match.ply}").content.decode()
+    assert "Only " not in mine and "log-private" not in mine
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.slug)
+def test_every_games_revealed_log_lines_up_with_its_entries(game: Any, make_person: Any) -> None:
+    match, people = seated(game, make_person)
+    rng = random.Random(9)
+    for _ in range(40):
+        if match.status != Match.Status.RUNNING:
+            break
+        random_move(match, people, rng)
+        match.refresh_from_db()
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)  # revealed: finished only
+    match.refresh_from_db()
+    for step in (0, match.ply // 2, match.ply):
+        everything = replays.frame(match, step=step, eyes=replays.EVERYTHING, my_seat=None)
+        assert len(everything.known_only_to) in (0, len(everything.board.view["log"]))
+        for entry in everything.log:
+            assert all(text and text != entry["text"] for _name, text in entry["known_only_to"])
