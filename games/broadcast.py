@@ -8,6 +8,8 @@ game data, so hidden information cannot cross it.
 
 from __future__ import annotations
 
+import secrets
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -23,11 +25,15 @@ def person_group(user_id: int) -> str:
 
 
 def send_match_updated(*, match_id: int, ply: int) -> None:
-    """Tell every socket on a match that it moved on to ``ply`` (each refetches its own view)."""
+    """Tell every socket on a match that it moved on to ``ply`` (each gets its own view).
+
+    ``ring`` names this one doorbell: the sockets of a process that it reaches share one
+    read of the match for it (``games/live_fragments.py``, ``PicturesByDoorbell``)."""
     layer = get_channel_layer()
     assert layer is not None
     async_to_sync(layer.group_send)(
-        match_group(match_id), {"type": "match.updated", "match_id": match_id, "ply": ply}
+        match_group(match_id),
+        {"type": "match.updated", "match_id": match_id, "ply": ply, "ring": secrets.token_hex(8)},
     )
 
 

@@ -3,8 +3,10 @@ boards down) and the per-person socket (``/ws/me/``: the count of matches waitin
 a signed-in person, on every page).
 
 The channel layer only rings a doorbell (``match.updated`` with a ply, or
-``match.chat`` with a message id). On each ring the match consumer re-reads the match
-and renders the board from *its own viewer's* seat view, so hidden information
+``match.chat`` with a message id). On each ring the match consumer takes the match as
+read after the ring (one read per ring per process, shared by its sockets on the
+match: ``games/live_fragments.py``) and the board rendered from *its own viewer's*
+seat view (once per kind of viewer: each seat, the spectators), so hidden information
 never crosses the channel layer and never reaches the wrong browser. Moves go
 through the same service as a form post or the API.
 
@@ -12,7 +14,7 @@ An async consumer, on purpose and against the Channels default: a sync consumer
 blocks a worker thread in ``async_to_sync`` during ``disconnect``, and when Daphne
 shuts down with sockets open its event loop is gone, so that thread waits forever
 and the process never exits (seen in tests/boomsite/test_scale_out.py). Database
-work runs in ``database_sync_to_async``.
+work runs on the sockets' own threads (``games/socket_db.py``), not on asgiref's one.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
@@ -31,8 +33,10 @@ from games import presence, selectors, services
 from games.broadcast import match_group, person_group
 from games.errors import ErrorCode
 from games.inputs import BadInput, parse_json
-from games.live_fragments import chat_html, live_html, online_for
+from games.live_fragments import DOORBELL_PICTURES, chat_html, read_live_picture
 from games.models import ChatMessage
+from games.services import SubmitResult
+from games.socket_db import socket_db
 from games.socket_limits import REGISTRY
 
 # A socket may send this many messages at once, refilled at RATE_PER_SECOND: above
@@ -56,6 +60,15 @@ class SiteSocket(AsyncJsonWebsocketConsumer):
 
     user: Any
     session_key: str | None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """As Channels dispatches, less the hop to asgiref's thread that it makes before
+        every message to close that thread's old connections: these sockets do their
+        database work on threads of their own, which look after theirs (games/socket_db.py)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     def _start_limits(self) -> None:
         self.tokens = float(BURST)
@@ -103,8 +116,11 @@ class SiteSocket(AsyncJsonWebsocketConsumer):
         return self.user is not None and self.user.is_authenticated
 
     async def _session_still_signs_in(self) -> bool:
+        return await socket_db(self._signs_in_still)()
+
+    def _signs_in_still(self) -> bool:
         """The socket's session, read afresh, still signs in the user it opened with."""
-        user = await database_sync_to_async(signed_in_user)(getattr(self, "session_key", None))
+        user = signed_in_user(getattr(self, "session_key", None))
         return user is not None and user.pk == self.user.pk
 
     async def _signed_out(self, *, action_id: str | None = None) -> None:
@@ -134,8 +150,9 @@ class MatchConsumer(SiteSocket):
         # The seats whose online dots this socket's page shows (set by each board it sends).
         self.told_online: set[int] | None = None
         self.own_seat: set[int] = set()  # the viewer's seat, always shown online to them
+        self.shown_ply = -1  # the ply of the last board sent
         try:
-            self.who = await database_sync_to_async(self._presence_name)()
+            self.who = await socket_db(self._presence_name)()
         except selectors.NotVisible:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -207,22 +224,27 @@ class MatchConsumer(SiteSocket):
         if not self._is_signed_in():
             await self._error(ErrorCode.LOGIN_REQUIRED, "Log in to play.", action_id=echo)
             return
-        if not await self._session_still_signs_in():
-            await self._signed_out(action_id=echo)
-            return
         try:
-            result = await database_sync_to_async(services.match_submit_action)(
-                match_id=self.match_id,
-                user=self.user,
-                action=content.get("action"),
-                ply=content.get("ply"),
-                action_id=action_id,
+            result = await socket_db(self._move, writes=True)(
+                content.get("action"), content.get("ply"), action_id
             )
         except services.MatchError as error:
             await self._error(error.code, str(error), action_id=echo)
             return
+        if result is None:
+            await self._signed_out(action_id=echo)
+            return
         await self.send_json(
             {"type": "acted", "ply": result.ply, "action_id": echo, "duplicate": result.duplicate}
+        )
+
+    def _move(self, action: Any, ply: Any, action_id: Any) -> SubmitResult | None:
+        """The move, if the session still signs in (None otherwise): one call to the
+        database's thread for both."""
+        if not self._signs_in_still():
+            return None
+        return services.match_submit_action(
+            match_id=self.match_id, user=self.user, action=action, ply=ply, action_id=action_id
         )
 
     async def _chat(self, content: dict[str, Any]) -> None:
@@ -233,7 +255,7 @@ class MatchConsumer(SiteSocket):
             await self._signed_out()
             return
         try:
-            await database_sync_to_async(services.chat_post)(
+            await socket_db(services.chat_post, writes=True)(
                 match_id=self.match_id, user=self.user, text=content.get("text")
             )
         except services.MatchError as error:
@@ -244,10 +266,12 @@ class MatchConsumer(SiteSocket):
     # -- channel layer events ------------------------------------------------------
 
     async def match_updated(self, event: dict[str, Any]) -> None:
-        await self._send_board()
+        # A ring from a process of an older release has no name: this socket reads alone.
+        ring = event.get("ring")
+        await self._send_board(ring=ring if isinstance(ring, str) else None)
 
     async def match_chat(self, event: dict[str, Any]) -> None:
-        html = await database_sync_to_async(self._chat_html)(event["message_id"])
+        html = await socket_db(self._chat_html)(event["message_id"])
         if html is not None:
             await self.send_json({"type": "chat", "id": event["message_id"], "html": html})
 
@@ -275,17 +299,30 @@ class MatchConsumer(SiteSocket):
     def _viewer_zone(self) -> str:
         return getattr(self.user, "time_zone", None) or "UTC"
 
-    def _board(self) -> tuple[int, str] | None:
+    def _board(self, ring: str | None, sockets: int) -> tuple[int, str | None] | None:
+        """(ply, the live part) for this socket's viewer; the live part None when the
+        socket shows a newer board already. None: the viewer may not see the match.
+
+        ``ring``: the doorbell being answered, whose read the process's ``sockets`` on
+        the match share; None for a read of this socket's own (on opening, on request)."""
+        if ring is None:
+            picture = read_live_picture(self.match_id)
+        else:
+            picture = DOORBELL_PICTURES.picture(self.match_id, ring, sockets=sockets)
+        if picture is None:
+            return None
         try:
-            access = selectors.access(self.match_id, self.user, invite=self._invite())
+            access = picture.access_for(self.user, invite=self._invite())
         except selectors.NotVisible:
             return None
-        online = online_for(access)
+        if picture.ply < self.shown_ply:
+            return picture.ply, None  # the page would not show it (static/js/match.js)
+        online = picture.online_for(access)
         # What the page shows from now on: presence events send only a change to it.
         self.own_seat = {access.my_seat.index} if access.my_seat is not None else set()
         self.told_online = online
-        with timezone.override(self._viewer_zone()):
-            return access.match.ply, live_html(access, online=online)
+        self.shown_ply = picture.ply
+        return picture.ply, picture.live_html(access, zone=self._viewer_zone())
 
     def _chat_html(self, message_id: int) -> str | None:
         message = (
@@ -296,18 +333,19 @@ class MatchConsumer(SiteSocket):
         with timezone.override(self._viewer_zone()):
             return chat_html(message)
 
-    async def _send_board(self) -> None:
-        board = await database_sync_to_async(self._board)()
+    async def _send_board(self, *, ring: str | None = None) -> None:
+        board = await socket_db(self._board)(ring, REGISTRY.sockets_on(self.match_id))
         if board is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         ply, html = board
-        await self.send_json({"type": "board", "ply": ply, "html": html})
+        if html is not None:
+            await self.send_json({"type": "board", "ply": ply, "html": html})
 
     def _presence_name(self) -> str:
         """Who this socket is to the match's others: a player by their seat's name, which a
         rename mid-game does not change. Raises ``NotVisible`` for a match the viewer may not see."""
-        access = selectors.access(self.match_id, self.user, invite=self._invite())
+        access = selectors.access(self.match_id, self.user, invite=self._invite(), with_state=False)
         if access.my_seat is not None:
             return access.my_seat.public_name
         return self.user.public_name if self._is_signed_in() else "A spectator"
@@ -315,7 +353,7 @@ class MatchConsumer(SiteSocket):
     async def _announce(self, *, online: bool) -> None:
         # Who is online now, read once here for every socket of the match (seat numbers
         # only: the dots are public to whoever sees the players list).
-        seats = await database_sync_to_async(selectors.online_seats)(self.match_id)
+        seats = await socket_db(selectors.online_seats)(self.match_id)
         await self.channel_layer.group_send(
             self.group,
             {
@@ -389,7 +427,7 @@ class MeConsumer(SiteSocket):
         await self._send_count()
 
     async def _send_count(self, *, always: bool = False) -> None:
-        count = await database_sync_to_async(selectors.waiting_for_me_count)(self.user)
+        count = await socket_db(selectors.waiting_for_me_count)(self.user)
         if always or count != self.told:
             self.told = count
             await self.send_json({"type": "badge", "count": count})

@@ -70,13 +70,14 @@ def match_changed(match: Match, *, seats: list[Seat] | None = None, left: User |
         # past its deadline in a phase of simultaneous choices): do not wait for the sweep.
         after_commit(_check_clocks)
     # Any change may add or take away a match waiting for someone at the table (a move,
-    # a start, an invitation, the end): each person's badge counts again. Without the
-    # seats at hand they are read after the commit, outside the transaction.
+    # a start, an invitation, the end): each person's badge counts again. Who they are is
+    # read here, in the transaction (from ``seats`` when the caller has them): nothing
+    # after the commit asks the database what it could know before.
     if seats is None:
-        after_commit(_ring_people_of, match.pk)
+        people = people_at(match.pk)
     else:
         people = [seat.user.pk for seat in seats if seat.user is not None and not seat.user.is_bot]
-        after_commit(_ring_people, *people)
+    after_commit(_ring_people, *people)
     if match.status == Match.Status.RUNNING and _bot_owes_a_turn(match, seats):
         after_commit(_queue_bot_turn, match.pk, match.ply)
 
@@ -121,10 +122,6 @@ def _ring(match_id: int, ply: int) -> None:
 def _ring_people(*user_ids: int) -> None:
     if user_ids:
         send_matches_changed(user_ids=list(user_ids))
-
-
-def _ring_people_of(match_id: int) -> None:
-    _ring_people(*people_at(match_id))
 
 
 def _ring_for_chat(match_id: int, message_id: int) -> None:

@@ -3,18 +3,31 @@
 ``live_html`` is the part of the match page that changes as the game goes on
 (players, the board, the log, the buttons): the page renders it once and the
 socket pushes it again, re-rendered for each viewer, after every change.
+
+Over the sockets it comes from a ``LivePicture``: one read of the match (its row
+with the state, its seats, who has it open) from which every socket of a process
+that one doorbell rang takes its board, rendered once per kind of viewer
+(``viewer_kind``: each seat, the spectators) and in each time zone, never once per
+socket.
 """
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils import timezone
 
-from games.models import ChatMessage, Match
-from games.selectors import Access, board_for, online_seats, seat_names
+from accounts.models import User
+from games import presence
+from games.models import ChatMessage, Match, Seat
+from games.selectors import Access, access_to, board_for, online_seats, seat_names
 from games.services.chat import silenced
 
 
@@ -31,20 +44,27 @@ def chat_closed(access: Access, view: dict[str, Any] | None = None) -> bool:
     return silenced(view, seat)
 
 
-def online_for(access: Access) -> set[int]:
+def online_for(access: Access, present: set[int] | None = None) -> set[int]:
     """The seats shown as online to this viewer: those whose person has the match open
     now, and the viewer's own, since they are looking at it (so the page, drawn before
-    its socket opens, says what the socket's first board says)."""
-    online = set(online_seats(access.match.pk, access.seats))
+    its socket opens, says what the socket's first board says). ``present``: the ids of
+    the people with the match open, when the caller has read them (games/presence.py)."""
+    if present is None:
+        online = set(online_seats(access.match.pk, access.seats))
+    else:
+        online = {seat.index for seat in access.seats if seat.user_id in present}
     if access.my_seat is not None:
         online.add(access.my_seat.index)
     return online
 
 
-def live_html(access: Access, *, request: HttpRequest | None = None, online: set[int] | None = None) -> str:
+def live_html(
+    access: Access, *, request: HttpRequest | None = None, online: set[int] | None = None, state: Any = None
+) -> str:
     """The live part of the match page for one viewer (``request`` adds CSRF tokens to its
-    forms; ``online``: the seats to show as online, when the caller has read them)."""
-    board = board_for(access)
+    forms; ``online``: the seats to show as online, when the caller has read them;
+    ``state``: the match's state, when the caller has decoded it)."""
+    board = board_for(access, state=state)
     if online is None:
         online = online_for(access)
     players = [
@@ -81,3 +101,151 @@ def live_html(access: Access, *, request: HttpRequest | None = None, online: set
 
 def chat_html(message: ChatMessage) -> str:
     return render_to_string("games/_chat_message.html", {"message": message})
+
+
+# -- one read of a match for all its sockets in a process ----------------------------
+
+
+def viewer_kind(access: Access) -> tuple[Any, ...]:
+    """What the live part depends on besides the read and the time zone: who the viewer
+    is at the table. A seated or invited person by their seat (the seat's view, its
+    buttons, "you", its own online dot), everyone else as a spectator, signed in or not
+    (join or log in) and with or without the match's invitation link. Two viewers of
+    one kind see the same live part; a seat's never goes to anyone else. (Two tabs of
+    one seat so get the same action ids: the same button pressed in both plays once,
+    the second answered as the duplicate it is.)"""
+    if access.my_seat is not None:
+        return ("seat", access.my_seat.index)
+    signed_in = access.viewer is not None and access.viewer.is_authenticated
+    return ("spectator", signed_in, access.invite)
+
+
+@dataclass
+class LivePicture:
+    """One read of a match for its live part: the row with its state, the seats with
+    their users, and the ids of the people who have it open (``games/presence.py``).
+
+    Sockets in several threads take their boards from one picture at once: the state
+    is decoded once, as it is read (states are immutable), and each kind of viewer's
+    live part rendered once, under a lock of its own. A render for one seat is stored
+    and looked up under that seat's kind only. A picture serves the sockets answering
+    one doorbell, within seconds: a running clock's words ("2:14 left") are then at most
+    that old, and ``static/js/countdown.js`` rewrites them every second anyway."""
+
+    match: Match
+    seats: list[Seat]
+    present: set[int]
+    state: Any  # decoded; None before the match starts
+    _renders: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    _render_locks: dict[tuple[Any, ...], threading.Lock] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def ply(self) -> int:
+        return self.match.ply
+
+    def access_for(self, user: User | AnonymousUser, *, invite: str | None = None) -> Access:
+        """What ``user`` may see of the match in this read (``selectors.access``'s rules); raises ``NotVisible``."""
+        return access_to(self.match, self.seats, user, invite=invite)
+
+    def online_for(self, access: Access) -> set[int]:
+        return online_for(access, self.present)
+
+    def live_html(self, access: Access, *, zone: str) -> str:
+        """The live part for ``access``'s viewer, in time zone ``zone``: rendered by the
+        first viewer of its kind to ask, then the same text for the others."""
+        key = (*viewer_kind(access), zone)
+        with self._lock:
+            if key in self._renders:
+                return self._renders[key]
+            render_lock = self._render_locks.setdefault(key, threading.Lock())
+        with render_lock:  # a second viewer of this kind waits for the first's render
+            if key not in self._renders:
+                with timezone.override(zone):
+                    html = live_html(access, online=self.online_for(access), state=self.state)
+                with self._lock:
+                    self._renders[key] = html
+            return self._renders[key]
+
+
+def read_live_picture(match_id: int) -> LivePicture | None:
+    """A new read of the match for its live part (two queries and one read of Redis), or
+    None when there is no such match."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None
+    seats = list(match.seats.select_related("user"))
+    present = presence.connected(match_id) if any(seat.user_id is not None for seat in seats) else set()
+    state = match.decoded_state() if match.state is not None else None
+    return LivePicture(match=match, seats=seats, present=present, state=state)
+
+
+@dataclass
+class _SharedRead:
+    started: float
+    takers_left: int  # sockets of the process still to take it
+    ready: threading.Event = field(default_factory=threading.Event)
+    picture: LivePicture | None = None
+    failed: bool = False
+
+
+class PicturesByDoorbell:
+    """The pictures of the doorbells (``match.updated``, ``games/broadcast.py``) that a
+    process's sockets are answering: the first socket a doorbell reaches reads the
+    match, the process's other sockets on it take that picture, waiting for it if need be.
+
+    Sound because a doorbell rings after its change committed: a read begun after any
+    socket received it shows that change, and maybe later ones, as each socket's own
+    read would have. (A socket that answered an earlier doorbell late, with a read that
+    already showed this one's change, may get an older picture: ``MatchConsumer`` sends
+    none of an older ply, and the doorbells of the changes in between are on their way.)
+
+    A picture is let go once as many sockets took it as the match had in the process
+    when it was read, or after ``KEEP_SECONDS`` (a socket closed meanwhile): the
+    process holds the pictures of the doorbells being answered, not of every match."""
+
+    KEEP_SECONDS = 5.0
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._reads: dict[tuple[int, str], _SharedRead] = {}
+
+    def picture(self, match_id: int, ring: str, *, sockets: int) -> LivePicture | None:
+        """The picture of doorbell ``ring`` on ``match_id`` (None: no such match);
+        ``sockets``: how many sockets of this process are on the match. Blocks: call it
+        in a thread (games/socket_db.py)."""
+        key, now = (match_id, ring), self._clock()
+        with self._lock:
+            shared = self._reads.get(key)
+            reader = shared is None
+            if shared is None:
+                self._let_go_of_old(now)
+                shared = self._reads[key] = _SharedRead(started=now, takers_left=sockets)
+            shared.takers_left -= 1
+            if shared.takers_left <= 0:
+                del self._reads[key]
+        if reader:
+            try:
+                shared.picture = read_live_picture(match_id)
+            except BaseException:
+                shared.failed = True  # the others read for themselves; this one's error goes up
+                raise
+            finally:
+                shared.ready.set()
+            return shared.picture
+        shared.ready.wait()
+        return read_live_picture(match_id) if shared.failed else shared.picture
+
+    def held(self) -> int:
+        """How many pictures are kept for sockets still to take them."""
+        with self._lock:
+            return len(self._reads)
+
+    def _let_go_of_old(self, now: float) -> None:
+        for key in [key for key, shared in self._reads.items() if now - shared.started > self.KEEP_SECONDS]:
+            del self._reads[key]
+
+
+# The process's own, for all its match sockets.
+DOORBELL_PICTURES = PicturesByDoorbell()

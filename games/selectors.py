@@ -87,18 +87,30 @@ class Access:
         return self.seat_index is not None and self.my_seat is not None and self.my_seat.resigned_at is None
 
 
-def access(match_id: int, user: User | AnonymousUser, *, invite: str | None = None) -> Access:
+def access(
+    match_id: int, user: User | AnonymousUser, *, invite: str | None = None, with_state: bool = True
+) -> Access:
     """What ``user`` may see of a match; raises ``NotVisible``.
 
     Public matches are open to everyone. A private match is seen by its players and
     invitees, and while it waits for players by anyone holding its invitation link
     (``invite``, the token in it); to anyone else it does not exist, so that guessing
     ids finds nothing.
+
+    ``with_state=False``: the match without its state (up to tens of KB of JSON), for
+    a check of who may see it and who the viewer is there, not for drawing a board.
     """
-    match = Match.objects.filter(pk=match_id).first()
+    matches = Match.objects.all() if with_state else Match.objects.defer("state")
+    match = matches.filter(pk=match_id).first()
     if match is None:
         raise NotVisible
-    seats = list(match.seats.select_related("user"))
+    return access_to(match, list(match.seats.select_related("user")), user, invite=invite)
+
+
+def access_to(
+    match: Match, seats: list[Seat], user: User | AnonymousUser, *, invite: str | None = None
+) -> Access:
+    """``access`` on a match and its seats (with their users) read already; raises ``NotVisible``."""
     mine = next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None)
     invited_by_link = match.invite_matches(invite)
     if not match.is_public and mine is None and not (match.status == Match.Status.OPEN and invited_by_link):
@@ -124,13 +136,16 @@ def online_seats(match_id: int, seats: list[Seat] | None = None) -> list[int]:
     return [seat.index for seat in seats if seat.user_id in here]
 
 
-def board_for(access: Access) -> Board | None:
-    """The viewer's board, or None before the match starts."""
+def board_for(access: Access, *, state: Any = None) -> Board | None:
+    """The viewer's board, or None before the match starts. ``state``: the match's state
+    decoded already (one decoding for every viewer of a read, games/live_fragments.py)."""
     match = access.match
     if match.state is None:
         return None
     game = match.engine
-    board = build_board(game, match.decoded_state(), access.seat_index, seat_names(access.seats), match.ply)
+    if state is None:
+        state = match.decoded_state()
+    board = build_board(game, state, access.seat_index, seat_names(access.seats), match.ply)
     if not access.can_act:
         board.actions = []  # a resigned player watches; the autopilot plays the seat
     return board

@@ -1,8 +1,9 @@
 """How many match sockets one Daphne process holds, and how often it announces them.
 
-Sockets are cheap to open and each one costs a board render on every move, so a
-single client could open hundreds on one match (the security test opened 150) and
-twenty anonymous ones drove 177 renders a second. The counts live in the process
+Sockets are cheap to open and each one once cost a board render on every move (now
+a render per kind of viewer and process, games/live_fragments.py, but still a socket
+to push to), so a single client could open hundreds on one match (the security test
+opened 150) and twenty anonymous ones drove 177 renders a second. The counts live in the process
 (a socket lives in exactly one process, and a process that dies takes its sockets
 and its counts with it, so nothing is ever left counted): with N processes behind
 a proxy the caps are per process.
@@ -63,6 +64,10 @@ class SocketRegistry:
         _decrement(self.per_match, match_id)
         if match_id not in self.per_match:
             self.presence_tokens.pop(match_id, None)
+
+    def sockets_on(self, match_id: int) -> int:
+        """How many sockets of this process are on the match."""
+        return self.per_match.get(match_id, 0)
 
     def open_personal(self, *, client: str) -> str | None:
         """Count a per-person socket (``/ws/me/``) in, or say why it may not open."""

@@ -8,7 +8,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from games import effects
@@ -16,7 +16,7 @@ from games.bots import choose_action, levels_for
 from games.engine import IllegalAction
 from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
-from games.models import Match, Move
+from games.models import Match, Move, Seat
 from games.selectors import bot_seat_owing
 from games.services.common import autopilot_level
 from games.services.decisions import made_on_current_picture
@@ -53,23 +53,53 @@ def match_submit_action(
 
     A resent ``action_id`` (a retry after a lost answer) returns the first answer
     instead of failing or playing twice.
+
+    The action id is looked up only when the move is refused or its id is already
+    stored (no query on the way of every move): a resent move always is one or the
+    other, since the move it repeats moved the match, and its seat's decision, on
+    (``decisions.made_on_current_picture``). ``UNIQUE(match, action_id)`` backs it.
     """
     ply = _parse_ply(ply)
     move_id = _parse_action_id(action_id)
-    with transaction.atomic():
-        match = lock_match(match_id)
-        if move_id is not None:
-            earlier = Move.objects.filter(match=match, action_id=move_id).first()
-            if earlier is not None:
-                if earlier.user_id != user.pk:
-                    raise MatchError(ErrorCode.ACTION_ID_TAKEN, "That action id was used for another move.")
-                return SubmitResult(ply=earlier.ply + 1, duplicate=True)
-        seat = match.seats.filter(user=user, joined_at__isnull=False).first()
-        if seat is None or user.is_bot:
-            raise MatchError(ErrorCode.NOT_YOUR_SEAT, "You are not playing in this match.")
-        if seat.resigned_at is not None:
-            raise MatchError(ErrorCode.RESIGNED, "You resigned from this match.")
-        return _play(match, seat.index, action, ply, user=user, action_id=move_id)
+    try:
+        with transaction.atomic():
+            match = lock_match(match_id)
+            try:
+                return _submit(match, user, action, ply, move_id)
+            except MatchError:
+                earlier = _played_before(match_id, user, move_id)
+                if earlier is None:
+                    raise
+                return earlier
+    except IntegrityError:
+        # Its id is stored already (a retry, or another move's id): nothing was written.
+        earlier = _played_before(match_id, user, move_id)
+        if earlier is None:
+            raise
+        return earlier
+
+
+def _submit(match: Match, user: User, action: Any, ply: int, move_id: uuid.UUID | None) -> SubmitResult:
+    seats = list(match.seats.select_related("user"))
+    seat = next((seat for seat in seats if seat.user_id == user.pk and seat.joined_at is not None), None)
+    if seat is None or user.is_bot:
+        raise MatchError(ErrorCode.NOT_YOUR_SEAT, "You are not playing in this match.")
+    if seat.resigned_at is not None:
+        raise MatchError(ErrorCode.RESIGNED, "You resigned from this match.")
+    return _play(match, seat.index, action, ply, user=user, action_id=move_id, seats=seats)
+
+
+def _played_before(match_id: int, user: User, move_id: uuid.UUID | None) -> SubmitResult | None:
+    """The first answer to a move whose action id is stored already, if it is; raises
+    when the id is another player's."""
+    if move_id is None:
+        return None
+    earlier = Move.objects.filter(match_id=match_id, action_id=move_id).first()
+    if earlier is None:
+        return None
+    if earlier.user_id != user.pk:
+        raise MatchError(ErrorCode.ACTION_ID_TAKEN, "That action id was used for another move.")
+    return SubmitResult(ply=earlier.ply + 1, duplicate=True)
 
 
 def match_play_for_seat(*, match_id: int, seat_index: int, action: Any, ply: Any) -> SubmitResult:
@@ -77,11 +107,12 @@ def match_play_for_seat(*, match_id: int, seat_index: int, action: Any, ply: Any
     ply = _parse_ply(ply)
     with transaction.atomic():
         match = lock_match(match_id)
-        seat = match.seats.select_related("user").filter(index=seat_index).first()
+        seats = list(match.seats.select_related("user"))
+        seat = next((seat for seat in seats if seat.index == seat_index), None)
         if seat is None or not seat.played_by_bot:
             raise MatchError(ErrorCode.NOT_A_BOT_SEAT, "That seat is not played by a bot.")
         user = seat.user if seat.resigned_at is None else None
-        return _play(match, seat_index, action, ply, user=user, action_id=None)
+        return _play(match, seat_index, action, ply, user=user, action_id=None, seats=seats)
 
 
 def bot_play_turn(*, match_id: int, ply: int) -> bool:
@@ -112,17 +143,31 @@ def play_for_timed_out_seat(match: Match, seat_index: int, action: Any) -> Submi
     return _play(match, seat_index, action, match.ply, user=None, action_id=None)
 
 
+# What a move changes on the match row (``finish`` included): the rest is saved as it was read.
+PLAYED_FIELDS = ["state", "ply", "status", "result", "finished_at", "updated_at"]
+
+
 def _play(
-    match: Match, seat_index: int, action: Any, ply: int, *, user: User | None, action_id: uuid.UUID | None
+    match: Match,
+    seat_index: int,
+    action: Any,
+    ply: int,
+    *,
+    user: User | None,
+    action_id: uuid.UUID | None,
+    seats: list[Seat] | None = None,
 ) -> SubmitResult:
     """Apply one move made on the board of ``ply`` and store what follows, at the
     match's current ply. Call with the match row locked (``games/locks.py``);
-    ``UNIQUE(match, ply)`` backs the ply check on every database."""
+    ``UNIQUE(match, ply)`` backs the ply check on every database. ``seats``: the
+    match's seats with their users, read under the lock, when the caller has them.
+    Saves ``PLAYED_FIELDS`` of the match: a caller changes nothing else on it first."""
     if match.status == Match.Status.FINISHED:
         raise MatchError(ErrorCode.GAME_OVER, "The game is over.")
     if match.status != Match.Status.RUNNING:
         raise MatchError(ErrorCode.NOT_RUNNING, "This match has not started.")
-    seats = list(match.seats.select_related("user"))
+    if seats is None:
+        seats = list(match.seats.select_related("user"))
     # Another seat's choice made meanwhile does not make this one stale (decisions.py).
     if not made_on_current_picture(seats[seat_index], ply, match.ply):
         raise MatchError(
@@ -143,6 +188,6 @@ def _play(
         mover.timeouts = 0
         mover.save(update_fields=["timeouts"])
     store_state(match, seats, state, mover=seat_index)
-    match.save()
+    match.save(update_fields=PLAYED_FIELDS)
     effects.match_changed(match, seats=seats)
     return SubmitResult(ply=match.ply)

@@ -18,6 +18,7 @@ from boomsite.asgi import application
 from boomsite.origins import origin_of
 from games.engine import get
 from games.models import Match
+from games.socket_db import close_connections
 
 # The page's own origin, as a browser on the site sends it (boomsite/origins.py).
 ORIGIN = (b"origin", origin_of(settings.SITE_URL).encode())
@@ -58,10 +59,11 @@ async def next_of(ws: WebsocketCommunicator, kind: str, timeout: float = 5) -> d
 def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
     """Run an async scenario, then close the database connections its sync calls opened.
 
-    Sync code called from the event loop (``database_sync_to_async``, the consumer's
-    too) runs in asgiref's one thread for thread-sensitive code, and its connection
-    outlives the scenario (``CONN_MAX_AGE``): left open, the test database could not
-    be dropped at the end of the run. Closing runs in that same thread.
+    Sync code called from the event loop runs in asgiref's one thread for
+    thread-sensitive code (``database_sync_to_async``), or on the sockets' own threads
+    (the consumers', ``games/socket_db.py``), and their connections outlive the
+    scenario (``CONN_MAX_AGE``, the sockets' threads keep theirs): left open, the test
+    database could not be dropped at the end of the run. Closing runs in those threads.
     """
 
     async def scenario_then_close() -> None:
@@ -69,6 +71,7 @@ def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
             await scenario()
         finally:
             await database_sync_to_async(connections.close_all)()
+            await close_connections()
 
     asyncio.run(scenario_then_close())
 

@@ -9,16 +9,22 @@ from urllib.parse import urlsplit
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from accounts.models import User
 from boomsite.asgi import application
 from boomsite.origins import origin_of
+from games import live_fragments
+from games.broadcast import match_group
 from games.consumers import BURST
 from games.engine import get
+from games.live_fragments import live_html
 from games.models import ChatMessage, Match, Move
-from tests.games.helpers import action_buttons, canonical
+from games.selectors import access
+from games.services import match_submit_action
+from tests.games.helpers import action_buttons, canonical, normalised, without_presence
 from tests.games.sockets import Viewer, next_of, run, socket, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -253,9 +259,81 @@ def test_a_move_made_elsewhere_is_pushed_with_its_ply(duel: Match, ann: User, bo
         ws = socket(duel.pk, spectator)
         await ws.connect()
         assert (await next_of(ws, "board"))["ply"] == 0
-        from games.services import match_submit_action
-
         await database_sync_to_async(match_submit_action)(match_id=duel.pk, user=mover, action=action, ply=0)
+        assert (await next_of(ws, "board"))["ply"] == 1
+        await ws.disconnect()
+
+    run(scenario)
+
+
+def test_a_doorbell_is_one_read_per_process_and_each_socket_gets_its_own_viewer_s_board(
+    duel: Match, ann: User, bob: User, make_person: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tabs of Ann, Bob, a spectator: one read of the match for the move, one render
+    per kind of viewer (Ann's tabs get the very same text, action ids and all), and each
+    socket exactly the board rendered for its viewer alone."""
+    reads: list[int] = []
+    read = live_fragments.read_live_picture
+
+    def counting_read(match_id: int) -> live_fragments.LivePicture | None:
+        reads.append(match_id)
+        return read(match_id)
+
+    seat, action = to_act(duel)
+    carl = make_person("carl")
+    viewers = {"Ann": Viewer(ann), "Ann's other tab": Viewer(ann), "Bob": Viewer(bob), "Carl": Viewer(carl)}
+    mover = "Ann" if seat == 0 else "Bob"
+    pushed: dict[str, str] = {}
+
+    async def scenario() -> None:
+        sockets = {what: socket(duel.pk, viewer) for what, viewer in viewers.items()}
+        for ws in sockets.values():
+            assert (await ws.connect())[0]
+            await next_of(ws, "board")
+        monkeypatch.setattr(live_fragments, "read_live_picture", counting_read)
+        await sockets[mover].send_json_to({"type": "act", "action": action, "ply": 0})
+        await next_of(sockets[mover], "acted")
+        for what, ws in sockets.items():
+            board = await next_of(ws, "board")
+            assert board["ply"] == 1, what
+            pushed[what] = board["html"]
+        # The mover's board came once, as everyone's did: nothing else is on its way.
+        assert await sockets[mover].receive_nothing(timeout=0.3)
+        for ws in sockets.values():
+            await ws.disconnect()
+
+    run(scenario)
+    assert reads == [duel.pk]
+    assert pushed["Ann"] == pushed["Ann's other tab"]
+    for what, user in (("Ann", ann), ("Bob", bob), ("Carl", carl)):
+        alone = without_presence(normalised(live_html(access(duel.pk, user))))
+        assert without_presence(normalised(pushed[what])) == alone, what
+    assert len({without_presence(normalised(pushed[what])) for what in ("Ann", "Bob", "Carl")}) == 3
+
+
+def test_a_socket_showing_a_newer_board_is_not_sent_an_older_one(duel: Match, ann: User, bob: User) -> None:
+    """A doorbell answered late, with a read another socket of the process made before
+    this socket's own newer one: the page would drop that board, so it is not sent."""
+    seat, action = to_act(duel)
+    mover, player = (ann if seat == 0 else bob), Viewer(ann)
+
+    async def scenario() -> None:
+        ws = socket(duel.pk, player)
+        await ws.connect()
+        await next_of(ws, "board")
+        # Ply 0's picture, read for doorbell "early" by another socket of the process.
+        older = await database_sync_to_async(live_fragments.DOORBELL_PICTURES.picture)(
+            duel.pk, "early", sockets=2
+        )
+        assert older is not None and older.ply == 0
+        await database_sync_to_async(match_submit_action)(match_id=duel.pk, user=mover, action=action, ply=0)
+        assert (await next_of(ws, "board"))["ply"] == 1
+        # Doorbell "early" reaches this socket only now.
+        layer = get_channel_layer()
+        assert layer is not None
+        await layer.group_send(match_group(duel.pk), {"type": "match.updated", "ply": 0, "ring": "early"})
+        assert await ws.receive_nothing(timeout=0.5)
+        await ws.send_json_to({"type": "refresh"})  # a read of its own: the newest board
         assert (await next_of(ws, "board"))["ply"] == 1
         await ws.disconnect()
 

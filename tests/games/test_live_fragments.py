@@ -4,6 +4,10 @@ The page renders the live part with the viewer's request; the socket renders it 
 no request at all. Whatever in it depends on the viewer (who may join, who is "you",
 which buttons show) must not differ between the two, for every kind of viewer: a
 socket once pushed "Log in to join" to a signed-in person holding an invitation link.
+
+Over the sockets one read of a match (a ``LivePicture``) serves every socket a doorbell
+reaches in a process, rendered once per kind of viewer: each viewer still gets exactly
+what was rendered for it alone, and a seat never another seat's board.
 """
 
 from __future__ import annotations
@@ -11,12 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from accounts.models import User
+from games import live_fragments
+from games.live_fragments import live_html, read_live_picture
 from games.models import Match
+from games.selectors import access
 from games.services import SeatRequest, match_create
-from tests.games.helpers import live_part, logged_in
+from tests.games.helpers import live_part, logged_in, normalised, on_turn, play
 from tests.games.sockets import Viewer, next_of, run, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,3 +89,98 @@ def test_every_kind_of_viewer_sees_the_same_live_part_on_the_page_and_over_the_s
     # The case that broke: the link's holder is offered the seat on both, not a login.
     page, pushed = page_and_socket(private_open, bob, private_open.invite_token)
     assert 'id="join-match"' in pushed and "Log in to join" not in pushed
+
+
+# -- one read of a match, one render per kind of viewer -----------------------------
+
+
+def test_a_picture_renders_once_per_kind_of_viewer_and_each_viewer_gets_its_own_kind(
+    two_player_match: Match, ann: User, bob: User, make_person: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = two_player_match
+    play(match, on_turn(match))  # a board with a past: a log, and one seat to move
+    rendered: list[str] = []
+
+    def counting_live_html(*args: Any, **kwargs: Any) -> str:
+        html = live_html(*args, **kwargs)
+        rendered.append(html)
+        return html
+
+    monkeypatch.setattr(live_fragments, "live_html", counting_live_html)
+    picture = read_live_picture(match.pk)
+    assert picture is not None
+    carl, dana = make_person("carl"), make_person("dana")
+    viewers: list[tuple[str, User | AnonymousUser]] = [
+        ("Ann", ann), ("Ann, in a second tab", ann), ("Bob", bob),
+        ("Carl, a spectator", carl), ("Dana, a spectator", dana),
+        ("a signed-out spectator", AnonymousUser()), ("another signed-out spectator", AnonymousUser()),
+    ]  # fmt: skip
+    got = {what: picture.live_html(picture.access_for(user), zone="UTC") for what, user in viewers}
+    # Ann's seat, Bob's seat, the signed-in spectators, the signed-out ones: four renders.
+    assert len(rendered) == 4
+    assert got["Ann"] is got["Ann, in a second tab"] and got["Carl, a spectator"] is got["Dana, a spectator"]
+    # Each viewer's text is the one rendered afresh for them alone (the action ids aside):
+    # a seat never gets another seat's board, a spectator never a seat's.
+    for what, user in viewers:
+        alone = access(match.pk, user)
+        assert normalised(got[what]) == normalised(live_html(alone, online=picture.online_for(alone))), what
+    # (Spectators signed in or out differ only while a match is open: join, or log in.)
+    assert len({normalised(got[what]) for what in ("Ann", "Bob", "Carl, a spectator")}) == 3
+    assert "Your turn." in got["Ann"] or "Your turn." in got["Bob"]
+    assert "Your turn." not in got["Carl, a spectator"]
+    # Another time zone is another render (a paused clock's date is written in it).
+    picture.live_html(picture.access_for(make_person("erin", time_zone="Asia/Tokyo")), zone="Asia/Tokyo")
+    assert len(rendered) == 5
+
+
+def test_a_picture_is_read_once_for_every_socket_a_doorbell_reaches_in_a_process(
+    two_player_match: Match, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[int] = []
+
+    def counting_read(match_id: int) -> live_fragments.LivePicture | None:
+        reads.append(match_id)
+        return read_live_picture(match_id)
+
+    monkeypatch.setattr(live_fragments, "read_live_picture", counting_read)
+    shared = live_fragments.PicturesByDoorbell()
+    first = shared.picture(two_player_match.pk, "ring-1", sockets=3)
+    assert shared.picture(two_player_match.pk, "ring-1", sockets=3) is first
+    assert shared.picture(two_player_match.pk, "ring-1", sockets=3) is first
+    assert reads == [two_player_match.pk] and shared.held() == 0  # all three took it: let go
+    # The next doorbell is the next read, even for the same ply (a change that kept it).
+    assert shared.picture(two_player_match.pk, "ring-2", sockets=1) is not first
+    assert len(reads) == 2
+
+
+def test_a_picture_not_taken_by_every_socket_is_let_go_after_a_while(
+    two_player_match: Match,
+) -> None:
+    now = [1000.0]
+    shared = live_fragments.PicturesByDoorbell(clock=lambda: now[0])
+    shared.picture(two_player_match.pk, "ring-1", sockets=2)  # the other socket closed
+    now[0] += shared.KEEP_SECONDS / 2
+    shared.picture(two_player_match.pk, "ring-2", sockets=2)
+    assert shared.held() == 2
+    now[0] += shared.KEEP_SECONDS / 2 + 1
+    shared.picture(two_player_match.pk, "ring-3", sockets=2)
+    assert shared.held() == 2  # ring-2's and ring-3's, still waited for; ring-1's is gone
+
+
+def test_the_first_socket_s_failed_read_is_raised_to_it_and_the_others_read_again(
+    two_player_match: Match, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+
+    def failing_once(match_id: int) -> live_fragments.LivePicture | None:
+        calls.append(match_id)
+        if len(calls) == 1:
+            raise ConnectionError("the database went away")
+        return read_live_picture(match_id)
+
+    monkeypatch.setattr(live_fragments, "read_live_picture", failing_once)
+    shared = live_fragments.PicturesByDoorbell()
+    with pytest.raises(ConnectionError):
+        shared.picture(two_player_match.pk, "ring-1", sockets=2)
+    picture = shared.picture(two_player_match.pk, "ring-1", sockets=2)
+    assert picture is not None and picture.ply == two_player_match.ply and len(calls) == 2

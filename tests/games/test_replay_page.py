@@ -116,7 +116,9 @@ def test_everything_revealed_lists_what_only_some_players_were_told(make_person:
     page = logged_in(people[0]).get(f"/matches/{match.pk}/replay?eyes=all&step={match.ply}").content.decode()
     assert f"Only {names[1]} saw:" in page
     # Through a seat's eyes, another seat's private words never show.
-    mine = logged_in(people[0]).get(f"/matches/{match.pk}/replay?eyes=seat-0&step={match.ply}").content.decode()
+    mine = (
+        logged_in(people[0]).get(f"/matches/{match.pk}/replay?eyes=seat-0&step={match.ply}").content.decode()
+    )
     assert "Only " not in mine and "log-private" not in mine
 
 

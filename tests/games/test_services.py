@@ -25,6 +25,7 @@ from games.services import (
     match_resign,
     match_submit_action,
 )
+from tests.games.helpers import on_turn, play
 
 pytestmark = pytest.mark.django_db
 
@@ -203,6 +204,40 @@ def test_a_resent_action_id_returns_the_first_answer_and_plays_once(two_player_m
             match_id=two_player_match.pk, user=other, action=action, ply=1, action_id=action_id
         )
     assert error.value.code == "action_id_taken"
+
+
+def test_a_taken_action_id_on_a_move_that_would_be_legal_plays_nothing(two_player_match: Match) -> None:
+    """The id is not looked up before a move (a query saved on every move): a legal move
+    whose id is stored already is refused by the database's UNIQUE(match, action_id),
+    and answered as before, with nothing written."""
+    match = two_player_match
+    first = on_turn(match)
+    action_id = str(uuid.uuid4())
+    _seat, action = seat_to_act(match)
+    match_submit_action(
+        match_id=match.pk, user=user_in(match, first), action=action, ply=0, action_id=action_id
+    )
+    while on_turn(match) == first:
+        play(match, first)
+
+    def legal_move_with_the_taken_id(seat: int) -> Any:
+        match.refresh_from_db()
+        legal = match.engine.legal_actions(match.decoded_state(), seat)[0]
+        return match_submit_action(
+            match_id=match.pk, user=user_in(match, seat), action=legal, ply=match.ply, action_id=action_id
+        )
+
+    stored, ply = Move.objects.filter(match=match).count(), match.ply
+    with pytest.raises(MatchError) as error:  # the other player's id it is not
+        legal_move_with_the_taken_id(on_turn(match))
+    assert error.value.code == "action_id_taken"
+    assert Move.objects.filter(match=match).count() == stored and Match.objects.get(pk=match.pk).ply == ply
+    while on_turn(match) != first:
+        play(match, on_turn(match))
+    stored, ply = Move.objects.filter(match=match).count(), match.ply
+    again = legal_move_with_the_taken_id(first)  # their own, on a new legal move: the first answer
+    assert (again.ply, again.duplicate) == (1, True)
+    assert Move.objects.filter(match=match).count() == stored and Match.objects.get(pk=match.pk).ply == ply
 
 
 @pytest.mark.parametrize(
