@@ -44,7 +44,7 @@ class ActFormNode(template.Node):
         css = "act"
         if self.css_class is not None:
             css += f" {self.css_class.resolve(context)}"
-        url = reverse("match_act", args=[match_id]) if match_id else ""
+        action = act.json
         return format_html(
             '<form method="post" action="{}" class="act-form">'
             '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
@@ -53,17 +53,35 @@ class ActFormNode(template.Node):
             '<input type="hidden" name="action" value="{}">'
             '<button type="submit" class="{}" data-action="{}" title="{}" aria-label="{}">{}</button>'
             "</form>",
-            url,
+            _act_url(context, match_id),
             context.get("csrf_token") or "",
             getattr(board, "ply", ""),
             uuid.uuid4(),
-            act.json,
+            action,
             css,
-            act.json,
+            action,
             act.label,
             act.label,
             inner,
         )
+
+
+# Where a render keeps the match's action URL: a board has up to hundreds of buttons
+# (a Don't Go Boom Swap), one URL, and ``reverse`` was a third of a button's cost.
+_URLS_KEY = object()
+
+
+def _act_url(context: Context, match_id: Any) -> str:
+    """The match's action URL (empty without a match: a replay), looked up once per render."""
+    if not match_id:
+        return ""
+    # The render context's bottom level lives as long as the outermost template's
+    # render, included templates' buttons and all (as ``{% include %}``'s own cache).
+    scope: dict[Any, Any] = context.render_context.dicts[0]
+    urls: dict[Any, str] = scope.setdefault(_URLS_KEY, {})
+    if match_id not in urls:
+        urls[match_id] = reverse("match_act", args=[match_id])
+    return urls[match_id]
 
 
 @register.tag("actform")
