@@ -22,15 +22,17 @@ from games.live_fragments import live_html, read_live_picture
 from games.models import Match
 from games.selectors import access
 from games.services import SeatRequest, match_create, match_join, match_submit_action
+from games.services.endings import SEAT_STATE_FIELDS
 
 pytestmark = pytest.mark.django_db
 
 # The same for every game: none of these paths may grow with the table's size.
 # match_submit_action with an action id: BEGIN (SQLite's; PostgreSQL's is not logged),
-# the lock, the seats, the move, one UPDATE per seat whose decision changed (one in this
-# Go Fox! move), the match, COMMIT. The action id is looked up only when a move is refused
-# or its id is taken; no query after the commit (the seats say whether a bot owes a turn).
-MOVE = 7
+# the lock, the seats, the move, the match, COMMIT, and one UPDATE per seat the move
+# changed (its decision or clock: one or two in a Go Fox! move, depending on the deal).
+# The action id is looked up only when a move is refused or its id is taken; no query
+# after the commit (the seats say whether a bot owes a turn).
+MOVE = 6  # plus one per changed seat
 BOARD_PAGE = 2  # the live part for the page or /board: the match and its seats, then render
 # Per doorbell and process: one read (the match, its seats) for all its sockets on the
 # match, then a render per kind of viewer, which asks the database nothing.
@@ -61,12 +63,21 @@ def mover(match: Match) -> tuple[User, dict[str, Any]]:
     return user, match.engine.legal_actions(state, seat)[0]
 
 
+def seat_rows(match: Match) -> dict[int, tuple[Any, ...]]:
+    return {seat.pk: tuple(getattr(seat, name) for name in SEAT_STATE_FIELDS) for seat in match.seats.all()}
+
+
 def test_a_move_stays_within_its_query_budget(table: Match, django_assert_max_num_queries: Any) -> None:
     user, action = mover(table)
-    with django_assert_max_num_queries(MOVE):
+    before = seat_rows(table)
+    with django_assert_max_num_queries(MOVE + len(table.seats.all())) as captured:
         match_submit_action(
             match_id=table.pk, user=user, action=action, ply=table.ply, action_id=uuid.uuid4()
         )
+    after = seat_rows(table)
+    changed = sum(before[pk] != after[pk] for pk in before)
+    assert changed >= 1  # the mover's own decision, at least
+    assert len(captured.captured_queries) <= MOVE + changed, [query["sql"] for query in captured]
 
 
 def test_the_live_part_of_a_page_stays_within_its_query_budget(
