@@ -4,8 +4,8 @@ list's winners.
 
 A page reads its rows in a fixed number of queries (the tournament, its entries with
 their people, its rounds, their tables with their matches) and builds the format's
-state from those same rows, as ``selectors.format_state`` does from its own reads
-(a test holds the two equal), so a page of 64 tables costs what a page of one does.
+state from those same rows (``selectors.state_from_rows``, which ``format_state`` uses
+on its own reads; a test holds the two equal), so a page of 64 tables costs what a page of one does.
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ def tournament_page(tournament_id: int, viewer: Any) -> TournamentPage:
     tables_of: dict[int, list[Table]] = defaultdict(list)
     for table in tables:
         tables_of[table.round_id].append(table)
-    state = state_from_rows(tournament, entries, rounds, tables_of)
+    state = selectors.state_from_rows(tournament, entries, rounds, tables_of)
     game = get(tournament.game)
     seeded = sorted((entry for entry in entries if entry.seed is not None), key=lambda entry: entry.seed or 0)
     field_entries = seeded or sorted(
@@ -318,38 +318,6 @@ def _winners(
 
 
 # -- the format's state, from the page's rows -------------------------------------------
-
-
-def state_from_rows(
-    tournament: Tournament,
-    entries: Iterable[Entry],
-    rounds: Iterable[Round],
-    tables_of: dict[int, list[Table]],
-) -> formats.State:
-    """``selectors.format_state`` from rows already read: the seeds, the finished rounds
-    with their places, and who is out (rounds being played are left out)."""
-    entries = list(entries)
-    seeds = tuple(
-        entry.pk for entry in sorted(entries, key=lambda entry: entry.seed or 0) if entry.seed is not None
-    )
-    played = tuple(
-        formats.PlayedRound(
-            round=formats.Round(
-                tables=tuple(
-                    formats.Table(entrants=tuple(table.entries)) for table in tables_of.get(round_.pk, [])
-                ),
-                byes=tuple(round_.byes),
-            ),
-            places=tuple(
-                {int(entry): int(place) for entry, place in (table.places or {}).items()}
-                for table in tables_of.get(round_.pk, [])
-            ),
-        )
-        for round_ in sorted(rounds, key=lambda round_: round_.number)
-        if round_.finished_at is not None
-    )
-    out = frozenset(entry.pk for entry in entries if entry.out)
-    return formats.State(settings=format_settings(tournament), seeds=seeds, played=played, out=out)
 
 
 # -- the bracket ------------------------------------------------------------------------
@@ -564,7 +532,9 @@ def winners_of(tournaments: Sequence[Tournament]) -> dict[int, list[Entry]]:
         tables_of[table.round_id].append(table)
     winners: dict[int, list[Entry]] = {}
     for tournament in tournaments:
-        state = state_from_rows(tournament, entries[tournament.pk], rounds[tournament.pk], tables_of)
+        state = selectors.state_from_rows(
+            tournament, entries[tournament.pk], rounds[tournament.pk], tables_of
+        )
         if not state.seeds:
             continue
         by_id = {entry.pk: entry for entry in entries[tournament.pk]}

@@ -3,6 +3,7 @@ pages' data."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,13 +23,31 @@ def active_entries(tournament: Tournament) -> QuerySet[Entry]:
 def format_state(tournament: Tournament) -> formats.State:
     """What the pure format needs to build the next round: the seeds, every finished
     round with its places, and who is out. Rounds still being played are left out."""
-    seeds = tuple(tournament.entries.filter(seed__isnull=False).order_by("seed").values_list("pk", flat=True))
-    rounds = list(tournament.rounds.filter(finished_at__isnull=False).order_by("number"))
-    tables: dict[int, list[Table]] = {}
+    rounds = list(tournament.rounds.filter(finished_at__isnull=False))
+    tables_of: dict[int, list[Table]] = {}
     for table in Table.objects.filter(round__in=rounds).order_by("round_id", "number"):
-        tables.setdefault(table.round_id, []).append(table)
-    played = tuple(_played_round(round_, tables.get(round_.pk, [])) for round_ in rounds)
-    out = frozenset(tournament.entries.exclude(out="").values_list("pk", flat=True))
+        tables_of.setdefault(table.round_id, []).append(table)
+    return state_from_rows(tournament, tournament.entries.all(), rounds, tables_of)
+
+
+def state_from_rows(
+    tournament: Tournament,
+    entries: Iterable[Entry],
+    rounds: Iterable[Round],
+    tables_of: dict[int, list[Table]],
+) -> formats.State:
+    """The format's state from rows already read (the pages read them for themselves):
+    ``tables_of`` holds each round's tables by number. Rounds not finished are left out."""
+    entries = list(entries)
+    seeds = tuple(
+        entry.pk for entry in sorted(entries, key=lambda entry: entry.seed or 0) if entry.seed is not None
+    )
+    played = tuple(
+        _played_round(round_, tables_of.get(round_.pk, []))
+        for round_ in sorted(rounds, key=lambda round_: round_.number)
+        if round_.finished_at is not None
+    )
+    out = frozenset(entry.pk for entry in entries if entry.out)
     return formats.State(settings=format_settings(tournament), seeds=seeds, played=played, out=out)
 
 

@@ -19,9 +19,9 @@ from accounts.models import User
 from games.models import Match, Seat
 from games.services import BOT_USERNAMES
 from games.tasks import sweep_clocks
-from games.tournaments import formats, pages, services
+from games.tournaments import formats, services
 from games.tournaments.models import Entry, Tournament
-from games.tournaments.selectors import format_state
+from games.tournaments.selectors import format_state, state_from_rows
 from games.tournaments.setup import format_settings
 from tests.games.helpers import logged_in
 from tests.games.tournaments.helpers import enter, make_tournament, table_done, tables_of
@@ -308,7 +308,7 @@ def test_the_pages_state_is_the_formats_state(organiser: User, people: list[User
     tables: dict[int, list[Any]] = {}
     for round_ in rounds:
         tables[round_.pk] = list(round_.tables.order_by("number"))
-    assert pages.state_from_rows(tournament, rows, rounds, tables) == format_state(tournament)
+    assert state_from_rows(tournament, rows, rounds, tables) == format_state(tournament)
 
 
 def test_the_live_part_alone_is_the_pages_changing_part(client: Client, organiser: User) -> None:
