@@ -9,11 +9,14 @@ The one worker fixture, ``celery_worker_process`` in ``tests/conftest.py``, is b
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -68,6 +71,17 @@ def worker_idle(name: str) -> bool:
         except ChannelError:  # Redis drops an empty queue's list: no queue, no message
             return True
     return int(queue.message_count) == 0
+
+
+def frozen_once(process: subprocess.Popen[bytes], check: Callable[[], bool]) -> bool:
+    """Let ``process`` run a few milliseconds, freeze it (SIGSTOP) and look: True, leaving
+    it frozen (to be killed where it stands), once ``check`` holds. Watching a running
+    process instead, a busy machine could let it finish between two looks. Call it in
+    ``wait_for(..., interval=0)``."""
+    os.kill(process.pid, signal.SIGCONT)
+    time.sleep(0.005)
+    os.kill(process.pid, signal.SIGSTOP)
+    return check()
 
 
 @contextmanager

@@ -4,12 +4,7 @@ sweep does it, once (games/services/clocks.py ``seat_time_out``)."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import time
 import uuid
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -20,7 +15,7 @@ from games.models import Match, Move, Seat
 from games.services import SeatRequest, match_create, match_join
 from games.tasks import sweep_clocks
 from tests.conftest import ensure_bot_accounts, wait_for
-from tests.processes import celery_worker
+from tests.processes import celery_worker, frozen_once
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -46,16 +41,6 @@ def clocked_duels(count: int) -> list[Match]:
     return duels
 
 
-def in_steps(process: subprocess.Popen[bytes], check: Callable[[], bool]) -> bool:
-    """Let the worker run for a few milliseconds, freeze it (SIGSTOP) and look: True,
-    leaving it frozen, once ``check`` holds. Watching a running worker instead, a busy
-    machine could let it finish the whole sweep between two looks."""
-    os.kill(process.pid, signal.SIGCONT)
-    time.sleep(0.005)
-    os.kill(process.pid, signal.SIGSTOP)
-    return check()
-
-
 def test_a_worker_killed_mid_sweep_loses_and_duplicates_nothing(site_env: dict[str, str]) -> None:
     from boomsite.celery import app
 
@@ -65,7 +50,7 @@ def test_a_worker_killed_mid_sweep_loses_and_duplicates_nothing(site_env: dict[s
     played = Move.objects.filter(match__in=duels, user=None)
     with celery_worker(site_env, prefix="clocks") as (_name, process):
         app.send_task("games.tasks.sweep_clocks")
-        wait_for(lambda: in_steps(process, lambda: played.count() >= 3), timeout=60, interval=0,
+        wait_for(lambda: frozen_once(process, lambda: played.count() >= 3), timeout=60, interval=0,
                  what="the sweep to be under way")  # fmt: skip
         process.kill()  # SIGKILL, in the middle of the sweep (it is frozen there)
         process.wait()

@@ -7,11 +7,7 @@ data is committed and the broker purged, so that only the tasks a test sends are
 
 from __future__ import annotations
 
-import os
-import signal
 import sqlite3
-import subprocess
-import time
 from collections import Counter
 from collections.abc import Callable
 from datetime import timedelta
@@ -29,7 +25,7 @@ from games.tournaments.models import Entry, Round, Table, Tournament
 from games.tournaments.selectors import format_state
 from tests.conftest import ensure_bot_accounts, wait_for
 from tests.games.tournaments.helpers import enter, finish_table, make_tournament, tables_of
-from tests.processes import celery_worker
+from tests.processes import celery_worker, frozen_once
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -144,15 +140,6 @@ def building_a_round() -> bool:
         probe.close()
 
 
-def in_steps(process: subprocess.Popen[bytes], check: Callable[[], bool]) -> bool:
-    """Let the worker run a few milliseconds, freeze it (SIGSTOP) and look: True, leaving
-    it frozen, once ``check`` holds."""
-    os.kill(process.pid, signal.SIGCONT)
-    time.sleep(0.005)
-    os.kill(process.pid, signal.SIGSTOP)
-    return check()
-
-
 def test_a_worker_killed_while_building_a_round_leaves_nothing_and_the_round_is_built_once(
     site_env: dict[str, str], make_person: Callable[..., User]
 ) -> None:
@@ -168,7 +155,7 @@ def test_a_worker_killed_while_building_a_round_leaves_nothing_and_the_round_is_
     with celery_worker(site_env, prefix="killed") as (_name, process):
         app.send_task(ADVANCE, args=[tables_of(tournament, 1)[-1].match_id])
         wait_for(
-            lambda: in_steps(process, building_a_round), timeout=60, interval=0, what="the round's build"
+            lambda: frozen_once(process, building_a_round), timeout=60, interval=0, what="the round's build"
         )
         process.kill()  # SIGKILL, frozen inside the transaction that seats round 2
         process.wait()
