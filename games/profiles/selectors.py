@@ -47,7 +47,7 @@ from games.engine import Game, IllegalAction, get
 from games.history.selectors import HistoryPage, history_page, outcome
 from games.models import Match, Seat
 from games.ratings.models import RatingChange
-from games.ratings.selectors import PlayerRating, RatingPoint, ratings_of
+from games.ratings.selectors import PlayerRating, RatingPoint, rating_point, ratings_of
 
 # Rows of the recent-matches list; History's page of the player has the rest.
 RECENT_MATCHES = 10
@@ -228,19 +228,8 @@ def rating_series(
     )
     points: dict[str, list[RatingPoint]] = {slug: [] for slug in ratings}
     for change in changes:
-        points[change.game].append(
-            RatingPoint(
-                match_id=change.match_id,
-                finished_at=change.finished_at,
-                rank=change.rank,
-                mu_before=change.mu_before,
-                sigma_before=change.sigma_before,
-                mu_after=change.mu_after,
-                sigma_after=change.sigma_after,
-                # Counted from the newest: how many rated matches the player had after this one.
-                rated_matches=change.in_game - change.from_latest + 1,
-            )
-        )
+        # Counted from the newest: how many rated matches the player had after this one.
+        points[change.game].append(rating_point(change, change.in_game - change.from_latest + 1))
     series = [RatingSeries(rating=rating, points=points[slug]) for slug, rating in ratings.items()]
     return sorted(series, key=lambda one: one.rating.game_name)
 

@@ -118,23 +118,25 @@ def ratings_of(user: User) -> list[PlayerRating]:
     return sorted(ratings, key=lambda rating: rating.game_name)
 
 
+def rating_point(change: RatingChange, rated_matches: int) -> RatingPoint:
+    """One rated match of a player's history: ``rated_matches`` is how many they had after it."""
+    return RatingPoint(
+        match_id=change.match_id,
+        finished_at=change.finished_at,
+        rank=change.rank,
+        mu_before=change.mu_before,
+        sigma_before=change.sigma_before,
+        mu_after=change.mu_after,
+        sigma_after=change.sigma_after,
+        rated_matches=rated_matches,
+    )
+
+
 def rating_history(user: User, game_slug: str) -> list[RatingPoint]:
     """``user``'s rated matches in a game, oldest first, with the rating before and after each."""
     game = rated_game(game_slug)
     changes = RatingChange.objects.filter(user=user, game=game.slug).order_by("finished_at", "match_id")
-    return [
-        RatingPoint(
-            match_id=change.match_id,
-            finished_at=change.finished_at,
-            rank=change.rank,
-            mu_before=change.mu_before,
-            sigma_before=change.sigma_before,
-            mu_after=change.mu_after,
-            sigma_after=change.sigma_after,
-            rated_matches=count,
-        )
-        for count, change in enumerate(changes, start=1)
-    ]
+    return [rating_point(change, count) for count, change in enumerate(changes, start=1)]
 
 
 def leaderboard(game_slug: str, *, now: datetime | None = None) -> list[LeaderboardRow]:
