@@ -4,13 +4,16 @@ sweep does it, once (games/services/clocks.py ``seat_time_out``)."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from datetime import timedelta
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games.locks import lock_match
 from games.models import Match, Move, Seat
 from games.services import SeatRequest, match_create, match_join
 from games.tasks import sweep_clocks
@@ -20,6 +23,7 @@ from tests.processes import celery_worker, frozen_once
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 MATCHES = 60
+STOP_AT = 10  # on PostgreSQL, the duel the sweep is held at (0-based)
 
 
 def clocked_duels(count: int) -> list[Match]:
@@ -34,10 +38,13 @@ def clocked_duels(count: int) -> list[Match]:
         )  # fmt: skip
         match_join(match_id=match.pk, user=bob)
         duels.append(match)
-    # An hour has gone by in the worker's world too (its clock cannot be moved from here).
-    Seat.objects.filter(match__in=duels, deadline_at__isnull=False).update(
-        deadline_at=timezone.now() - timedelta(minutes=1)
-    )
+    # An hour has gone by in the worker's world too (its clock cannot be moved from here),
+    # a millisecond apart, so that the sweep (oldest first) takes the duels in order.
+    ran_out = timezone.now() - timedelta(minutes=1)
+    for number, match in enumerate(duels):
+        Seat.objects.filter(match=match, deadline_at__isnull=False).update(
+            deadline_at=ran_out + timedelta(milliseconds=number)
+        )
     return duels
 
 
@@ -48,11 +55,21 @@ def test_a_worker_killed_mid_sweep_loses_and_duplicates_nothing(site_env: dict[s
     app.control.purge()
     duels = clocked_duels(MATCHES)
     played = Move.objects.filter(match__in=duels, user=None)
-    with celery_worker(site_env, prefix="clocks") as (_name, process):
-        app.send_task("games.tasks.sweep_clocks")
-        wait_for(lambda: frozen_once(process, lambda: played.count() >= 3), timeout=60, interval=0,
-                 what="the sweep to be under way")  # fmt: skip
-        process.kill()  # SIGKILL, in the middle of the sweep (it is frozen there)
+    postgresql = connection.vendor == "postgresql"
+    # (On SQLite a transaction here would hold the one write lock and stop the sweep at once.)
+    held = transaction.atomic() if postgresql else contextlib.nullcontext()
+    with celery_worker(site_env, prefix="clocks") as (_name, process), held:
+        if postgresql:
+            # The test holds the 11th duel's row: the sweep does ten and waits there.
+            lock_match(duels[STOP_AT].pk)
+            app.send_task("games.tasks.sweep_clocks")
+            wait_for(lambda: played.count() == STOP_AT, timeout=60, interval=0.02, what="ten time-outs")
+        else:
+            # SQLite has no row lock to wait at: freeze the worker as soon as it is under way.
+            app.send_task("games.tasks.sweep_clocks")
+            wait_for(lambda: frozen_once(process, lambda: played.count() >= 3), timeout=60, interval=0,
+                     what="the sweep to be under way")  # fmt: skip
+        process.kill()  # SIGKILL, in the middle of the sweep
         process.wait()
     done_by_the_dead_worker = played.count()
     assert done_by_the_dead_worker < MATCHES, "the worker finished before it was killed: nothing was tested"
