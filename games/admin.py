@@ -13,12 +13,14 @@ import json
 import logging
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.exceptions import DisallowedModelAdminLookup
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html, format_html_join
 
-from games.models import ChatMessage, Match, Move, Seat
+from games.effects import announce_again
+from games.models import Announcement, ChatMessage, Match, Move, Seat
 from games.selectors import move_public_log
 
 logger = logging.getLogger(__name__)
@@ -130,3 +132,51 @@ class MoveAdmin(admin.ModelAdmin):
 class ChatMessageAdmin(admin.ModelAdmin):
     list_display = ("match", "user", "text", "created_at")
     search_fields = ("text", "user__username")
+
+
+class DeliveredFilter(admin.SimpleListFilter):
+    title = "delivered"
+    parameter_name = "delivered"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]) -> list[tuple[str, str]]:
+        return [("yes", "Delivered"), ("no", "Not yet")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "yes":
+            return queryset.filter(delivered_at__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(delivered_at__isnull=True)
+        return queryset
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    """The match-finished outbox (``games/effects.py``): what each subscriber was told and
+    whether its work is done. Written by play and marked by the subscribers, never here;
+    staff may only send an undelivered one again now instead of at the sweep's next pass."""
+
+    list_display = ("match", "task_name", "created_at", "sent_at", "attempts", "delivered_at")
+    list_filter = (DeliveredFilter, "task_name")
+    search_fields = ("match__id", "task_name")
+    readonly_fields = list_display
+    actions = ["send_again"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Announcement | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Announcement | None = None) -> bool:
+        return False
+
+    @admin.action(description="Send the selected undelivered announcements again now", permissions=["view"])
+    def send_again(self, request: HttpRequest, queryset: QuerySet[Announcement]) -> None:
+        owed = list(queryset.filter(delivered_at__isnull=True))
+        for announcement in owed:
+            announce_again(announcement)  # sent once the admin's transaction commits
+        skipped = queryset.count() - len(owed)
+        if owed:
+            self.message_user(request, f"Sent again: {len(owed)}.", messages.SUCCESS)
+        if skipped:
+            self.message_user(request, f"Left alone, delivered already: {skipped}.", messages.WARNING)

@@ -190,3 +190,40 @@ def test_a_clock_that_has_run_out_already_is_looked_at_at_once(
     queued = [_task_of(raw)[0] for raw in broker.lrange("celery", 0, -1)]
     assert effects.CLOCK_SWEEP_TASK in queued
     assert tasks.sweep_clocks.name == effects.CLOCK_SWEEP_TASK
+
+
+def test_staff_see_the_outbox_and_may_send_an_undelivered_announcement_again(
+    match: Match, broker: redis.Redis, make_person: Any
+) -> None:
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    delivered = Announcement.objects.create(match=match, task_name=SUBSCRIBERS[0], attempts=1)
+    announcement_delivered(match_id=match.pk, task_name=SUBSCRIBERS[0])
+    owed = Announcement.objects.create(match=match, task_name=SUBSCRIBERS[1], attempts=1)
+    staff = make_person("operator", is_staff=True)
+    staff.user_permissions.add(Permission.objects.get(codename="view_announcement"))
+    client = Client()
+    client.force_login(staff)
+
+    page = client.get("/admin/games/announcement/?delivered=no")
+    assert page.status_code == 200
+    listed = page.context_data["cl"].result_list  # type: ignore[index]  # a TemplateResponse's
+    assert [row.task_name for row in listed] == [SUBSCRIBERS[1]]
+    assert client.get(f"/admin/games/announcement/{owed.pk}/change/").status_code == 200
+
+    answer = client.post(
+        "/admin/games/announcement/",
+        {"action": "send_again", "_selected_action": [delivered.pk, owed.pk]},
+        follow=True,
+    )
+    assert answer.status_code == 200
+    text = answer.content.decode()
+    assert "Sent again: 1." in text and "Left alone, delivered already: 1." in text
+    assert announced(broker, match) == [SUBSCRIBERS[1]]
+    owed.refresh_from_db()
+    delivered.refresh_from_db()
+    assert owed.attempts == 2 and delivered.attempts == 1
+    # Nothing else is done to the outbox here: no adding, changing or deleting.
+    assert client.post(f"/admin/games/announcement/{owed.pk}/delete/").status_code == 403
+    assert client.get("/admin/games/announcement/add/").status_code == 403
