@@ -22,11 +22,12 @@ class NotificationSettingsForm(forms.ModelForm):
         fields = ["notify_turn", "notify_invitation", "notify_game_over", "digest_hour"]
         labels = {
             "notify_turn": "Your turn, and “about to lose on time”",
-            "notify_invitation": "Invitations to a match",
+            "notify_invitation": "Invitations, and your tournament tables",
             "notify_game_over": "A match is over",
             "digest_hour": "Send the daily digest at",
         }
         help_texts = {
             "notify_turn": "An email once you have not played for a while, and another before your time runs out.",
+            "notify_invitation": "When someone invites you to a match, and when a tournament seats you at a table.",
             "digest_hour": "In your time zone. The digest lists the matches waiting for you, sorted by time left; no digest when nothing waits.",
         }
