@@ -182,6 +182,11 @@ MATCH_FINISHED_TASKS: list[str] = [
     "games.ratings.tasks.match_finished",  # the players' ratings
     "games.tournaments.tasks.match_finished",  # a tournament's table: its result, the next round
 ]
+# What features say about a match on its page (games/match_notes.py): functions by
+# dotted path, so the core never imports them either.
+MATCH_NOTES: list[str] = [
+    "games.tournaments.selectors.match_note",  # "Autumn Cup: round 2, table 3"
+]
 # Turn clocks (games/clocks.py): the sweep's period, the grace before a "your turn"
 # email, and each player's vacation bank per year.
 CLOCK_SWEEP_SECONDS = config.env_int("CLOCK_SWEEP_SECONDS", 15)

@@ -28,6 +28,7 @@ from games.forms import MatchCreateForm
 from games.how_to_play import has_how_to_play, how_to_play_template
 from games.inputs import BadInput, parse_json
 from games.live_fragments import live_html
+from games.match_notes import match_notes
 from games.models import Match
 from games.services import SeatRequest
 
@@ -173,6 +174,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "live": live_html(access, request=request),
             "chat": chat,
             "invite_link": invite_link,
+            "notes": match_notes(match),
         },
     )
 
@@ -231,6 +233,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
             "frame": frame,
             "eyes": replays.eyes_offered(access.match, access.seat_index),
             "board_html": render_board(frame.board, {"match_id": None}),
+            "notes": match_notes(access.match),
         },
     )
 

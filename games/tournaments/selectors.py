@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
 
+from games.match_notes import MatchNote
+from games.models import Match
 from games.ratings.models import Rating
 from games.tournaments import formats
 from games.tournaments.models import Entry, Round, Table, Tournament
@@ -117,4 +120,17 @@ def tournament_listing(*, finished_limit: int = 30) -> Listing:
                 "-finished_at", "-pk"
             )[:finished_limit]
         ),
+    )
+
+
+def match_note(match: Match) -> MatchNote | None:
+    """The line a tournament's table shows under its match's title (``settings.MATCH_NOTES``):
+    the tournament, its round and the table, linking to the tournament's page."""
+    table = Table.objects.filter(match=match).select_related("round__tournament").first()
+    if table is None:
+        return None
+    tournament = table.round.tournament
+    return MatchNote(
+        text=f"{tournament.name}: round {table.round.number}, table {table.number}",
+        url=reverse("tournaments:detail", args=[tournament.pk]),
     )

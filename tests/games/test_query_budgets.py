@@ -37,7 +37,7 @@ BOARD_PAGE = 2  # the live part for the page or /board: the match and its seats,
 # Per doorbell and process: one read (the match, its seats) for all its sockets on the
 # match, then a render per kind of viewer, which asks the database nothing.
 BOARD_PUSH_READ = 2
-MATCH_PAGE = 7  # the whole match page for a player (session, user, match, seats, chat)
+MATCH_PAGE = 8  # the whole match page for a player (session, user, match, seats, chat, the tournament note)
 MY_MATCHES = 14  # "My matches" (the same with 1 or 5 matches in each list: no N+1)
 
 

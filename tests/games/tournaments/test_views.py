@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Match, Seat
-from games.services import BOT_USERNAMES
+from games.services import BOT_USERNAMES, SeatRequest, match_create
 from games.tasks import sweep_clocks
 from games.tournaments import formats, services
 from games.tournaments.models import Entry, Tournament
@@ -318,6 +318,27 @@ def test_the_live_part_alone_is_the_pages_changing_part(client: Client, organise
     assert response.status_code == 200 and "<html" not in fragment
     assert 'id="status"' in fragment and 'id="entrants"' in fragment
     assert 'id="tournament-live"' in page_of(client, tournament)
+
+
+def test_a_tables_match_and_its_replay_say_which_tournament_round_and_table_it_is(
+    client: Client, organiser: User, people: list[User]
+) -> None:
+    tournament = make_tournament(organiser, name="Autumn <Cup>")
+    enter(tournament, people[:4])
+    services.tournament_start(tournament_id=tournament.pk)
+    table = tables_of(tournament, 1)[1]
+    note = (
+        f'<p class="match-note"><a href="/tournaments/{tournament.pk}/">'
+        f"Autumn &lt;Cup&gt;: round 1, table {table.number}</a></p>"
+    )
+    assert note in client.get(f"/matches/{table.match_id}/").content.decode()
+    table_done(table)
+    assert note in client.get(f"/matches/{table.match_id}/replay").content.decode()
+    # A match of no tournament says nothing of one.
+    other = match_create(
+        creator=people[5], game_slug="its-a-bomb", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
+    )
+    assert "match-note" not in client.get(f"/matches/{other.pk}/").content.decode()
 
 
 # -- registering and withdrawing --------------------------------------------------------
