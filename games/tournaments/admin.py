@@ -100,6 +100,17 @@ class TournamentAdmin(admin.ModelAdmin):
             return (*shown, *SETTINGS_FIELDS)  # a started tournament keeps the rules it started with
         return shown
 
+    def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
+        # A draft may be thrown away; a published one has entrants, rounds and history:
+        # it is cancelled, which says why on its page.
+        allowed = super().has_delete_permission(request, obj)
+        return allowed and (obj is None or obj.status == Tournament.Status.DRAFT)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # it would delete published ones too: drafts go one by one
+        return actions
+
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change:
             obj.created_by = request.user  # type: ignore[assignment]

@@ -176,6 +176,11 @@ def tournament_start(*, tournament_id: int) -> Tournament:
         entries += _bot_fill(tournament, entries)
         settings = format_settings(tournament)
         too_few = formats.validate(settings, len(entries))
+        if too_few and tournament.status == Tournament.Status.DRAFT:
+            # Cancelling would publish it (a cancelled tournament is listed): a draft stays one.
+            raise TournamentError(
+                "Not enough entrants: " + " ".join(too_few) + " It stays a draft, shown to nobody."
+            )
         if too_few:
             _cancel(tournament, "Not enough entrants: " + " ".join(too_few))
             return tournament
@@ -350,6 +355,11 @@ def tournament_cancel(*, tournament_id: int, because: str) -> Tournament:
         tournament = lock_tournament(tournament_id)
         if tournament.is_over:
             raise TournamentError(f"{tournament} is {tournament.get_status_display().lower()} already.")
+        if tournament.status == Tournament.Status.DRAFT:
+            # Cancelling would publish it (a cancelled tournament is listed, with the reason).
+            raise TournamentError(
+                f"{tournament} is a draft, shown to nobody: delete it instead of cancelling."
+            )
         _cancel(tournament, because.strip() or "Cancelled by the organiser.")
     return tournament
 

@@ -162,3 +162,17 @@ def test_a_started_tournaments_settings_are_read_only(
 def test_tables_are_shown_and_never_edited(admin: Client) -> None:
     assert admin.get("/admin/tournaments/table/").status_code == 200
     assert admin.get("/admin/tournaments/table/add/").status_code == 403
+
+
+def test_only_a_draft_may_be_deleted_and_only_one_at_a_time(
+    admin: Client, root: User, make_person: Callable[..., User]
+) -> None:
+    draft = make_tournament(root, status=Tournament.Status.DRAFT)
+    published = make_tournament(root)
+    enter(published, [make_person("p1")])
+    assert admin.get(f"/admin/tournaments/tournament/{published.pk}/delete/").status_code == 403
+    assert "delete_selected" not in admin.get("/admin/tournaments/tournament/").content.decode()
+    assert "draft, shown to nobody" in run_action(admin, "cancel", draft)
+    assert admin.post(f"/admin/tournaments/tournament/{draft.pk}/delete/", {"post": "yes"}).status_code == 302
+    assert not Tournament.objects.filter(pk=draft.pk).exists()
+    assert Tournament.objects.filter(pk=published.pk).exists()

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.db import IntegrityError, transaction
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
@@ -273,6 +274,22 @@ def test_cancel_stops_the_rounds_and_is_refused_when_over(organiser: User, peopl
     assert Tournament.objects.get(pk=tournament.pk).cancelled_because == "The venue flooded."
     with pytest.raises(TournamentError, match="already"):
         services.tournament_cancel(tournament_id=tournament.pk, because="again")
+
+
+def test_a_draft_is_neither_cancelled_nor_started_short_so_it_stays_shown_to_nobody(
+    organiser: User, client: Client
+) -> None:
+    """A cancelled tournament is listed with its reason: cancelling a draft, or starting it
+    with too few entrants (nobody could register), would publish what was never opened."""
+    draft = make_tournament(organiser, name="Secret Spring Invitational", status=Tournament.Status.DRAFT)
+    with pytest.raises(TournamentError, match="draft, shown to nobody: delete it"):
+        services.tournament_cancel(tournament_id=draft.pk, because="Changed my mind.")
+    with pytest.raises(TournamentError, match=r"Not enough entrants.*stays a draft"):
+        services.tournament_start(tournament_id=draft.pk)
+    draft.refresh_from_db()
+    assert draft.status == Tournament.Status.DRAFT and draft.finished_at is None
+    assert client.get(f"/tournaments/{draft.pk}/").status_code == 404
+    assert "Secret Spring" not in client.get("/tournaments/").content.decode()
 
 
 def test_a_match_outside_tournaments_is_only_marked_delivered(two_player_match: Match) -> None:
