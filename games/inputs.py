@@ -54,6 +54,15 @@ def _check_data(data: Any) -> None:
             pending.extend((item, depth + 1) for item in value)
 
 
+def whole_number(text: str, *, most_digits: int = 9) -> int | None:
+    """``text`` as a whole number of at most ``most_digits`` ASCII digits, or None.
+    (``str.isdigit`` says yes to "²" and "①", which ``int`` refuses, and ``int`` refuses
+    more than 4,300 digits: both once answered 500.)"""
+    if 0 < len(text) <= most_digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def check_text(text: str, *, code: str = ErrorCode.BAD_TEXT) -> None:
     """Refuse text no database column can store: NUL characters, lone surrogates."""
     if "\x00" in text:

@@ -26,7 +26,7 @@ from games.engine import IllegalAction, all_games, get
 from games.errors import ErrorCode
 from games.forms import MatchCreateForm
 from games.how_to_play import has_how_to_play, how_to_play_template
-from games.inputs import BadInput, parse_json
+from games.inputs import BadInput, parse_json, whole_number
 from games.live_fragments import live_html
 from games.match_notes import match_notes
 from games.models import Match
@@ -201,9 +201,9 @@ def _replay_frame(request: HttpRequest, match_id: int) -> tuple[selectors.Access
     if match.state is None:
         raise Http404("This match has not started: there is nothing to replay yet.")
     raw_step = request.GET.get("step", "")
-    if raw_step and not raw_step.isdigit():
+    step = whole_number(raw_step) if raw_step else match.ply
+    if step is None:
         raise BadReplayRequest("The step is a whole number of moves.")
-    step = int(raw_step) if raw_step else match.ply
     default_eyes = f"seat-{access.seat_index}" if access.seat_index is not None else replays.PUBLIC
     try:
         frame = replays.frame(

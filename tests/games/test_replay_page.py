@@ -88,6 +88,10 @@ def test_bad_steps_are_refused_or_kept_within_the_match(duel: Match, ann: User) 
     client = logged_in(ann)
     assert client.get(f"/matches/{duel.pk}/replay?step=abc").status_code == 400
     assert client.get(f"/matches/{duel.pk}/replay?step=-1").status_code == 400
+    # Digits str.isdigit takes and int refuses, and more digits than int reads: 400, not 500.
+    for step in ("%C2%B2", "%E2%91%A0", "1" * 5000, "1" * 10):
+        for page in ("replay", "replay/frame"):
+            assert client.get(f"/matches/{duel.pk}/{page}?step={step}").status_code == 400, (page, step[:12])
     assert 'data-step="0"' in client.get(f"/matches/{duel.pk}/replay?step=99999").content.decode()
     frame = client.get(f"/matches/{duel.pk}/replay/frame?step=0")
     assert frame.status_code == 200 and 'id="replay-frame"' in frame.content.decode()
