@@ -1,6 +1,7 @@
 """The admin: matches are read-mostly here; play goes through the site's services.
 
-Staff see of a match what a spectator could: never the seed or the state, and a move
+Staff see of a match what a spectator could: never the seed, the state or a private
+match's invitation token, and a move
 as the public log tells it, not its raw action (which may hold a secret choice, such
 as the boxes a Boom Box player set aside). A superuser may ask for the raw action of
 one move at a time (``?secret=1`` on its page, which a link offers); nobody may
@@ -52,9 +53,10 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "status", "visibility", "ply", "created_by", "created_at", "finished_at")
     list_filter = ("game", "status", "visibility")
     search_fields = ("id", "created_by__username", "seats__user__username")
-    # The seed and state stay out of the admin too: they would show every hidden card.
-    exclude = ("seed", "seed_salt", "state")
-    hidden_fields = ("seed", "seed_salt", "state")
+    # The seed and state stay out of the admin too: they would show every hidden card;
+    # and a private match's invitation token, which lets whoever has it join.
+    exclude = ("seed", "seed_salt", "state", "invite_token")
+    hidden_fields = ("seed", "seed_salt", "state", "invite_token")
     readonly_fields = (
         "game",
         "options",

@@ -90,6 +90,10 @@ def test_a_superuser_sees_the_raw_action_only_when_asking(
         ("/admin/games/move/", "action__contains"),
         ("/admin/games/match/", "seed__startswith"),
         ("/admin/games/match/", "state__isnull"),
+        # A private match's link: probed a character at a time, it would let staff join.
+        ("/admin/games/match/", "invite_token__regex"),
+        ("/admin/games/match/", "invite_token__startswith"),
+        ("/admin/games/match/", "seed_salt__startswith"),
     ],
 )
 def test_no_one_may_filter_the_admin_lists_by_what_is_hidden(
