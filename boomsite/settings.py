@@ -63,6 +63,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every HTML response (issue 19, item 10; boomsite/security.py).
     "boomsite.security.ContentSecurityPolicyMiddleware",
+    # A NUL in the address, query, cookies or form fields: a 400 before any view or
+    # session lookup passes it to the database (boomsite/nul_characters.py).
+    "boomsite.nul_characters.NulCharactersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -99,7 +99,7 @@ def test_filters_come_from_the_query_string_and_the_pager_keeps_them(ann: User, 
         ("since=0001-01-01", "Give a day from 2000-01-01 to 2999-12-31"),
         ("until=9999-12-31", "Give a day from 2000-01-01 to 2999-12-31"),
         ("opponent=" + "x" * 151, "at most 150 characters"),
-        ("opponent=a%00b", "Null characters are not allowed"),
+        ("opponent=a%00b", "Text may not contain NUL characters"),  # boomsite/nul_characters.py
         ("after=not-a-cursor", "That page link is not valid"),
         ("after=" + "x" * 500, "That page link is not valid"),
     ],
