@@ -93,9 +93,10 @@ def access(
     """What ``user`` may see of a match; raises ``NotVisible``.
 
     Public matches are open to everyone. A private match is seen by its players and
-    invitees, and while it waits for players by anyone holding its invitation link
-    (``invite``, the token in it); to anyone else it does not exist, so that guessing
-    ids finds nothing.
+    invitees, by the person who made it (seated or not: a private table of bots is made
+    to be watched), and while it waits for players by anyone holding its invitation
+    link (``invite``, the token in it); to anyone else it does not exist, so that
+    guessing ids finds nothing.
 
     ``with_state=False``: the match without its state (up to tens of KB of JSON), for
     a check of who may see it and who the viewer is there, not for drawing a board.
@@ -113,7 +114,13 @@ def access_to(
     """``access`` on a match and its seats (with their users) read already; raises ``NotVisible``."""
     mine = next((seat for seat in seats if user.is_authenticated and seat.user_id == user.pk), None)
     invited_by_link = match.invite_matches(invite)
-    if not match.is_public and mine is None and not (match.status == Match.Status.OPEN and invited_by_link):
+    made_it = user.is_authenticated and match.created_by_id == user.pk
+    if (
+        not match.is_public
+        and mine is None
+        and not made_it
+        and not (match.status == Match.Status.OPEN and invited_by_link)
+    ):
         raise NotVisible
     return Access(
         match=match, seats=seats, my_seat=mine, invite=invite if invited_by_link else None, viewer=user
@@ -247,6 +254,7 @@ class Dashboard:
     invitations: list[Match]
     open: list[Match]  # mine, still waiting for players
     finished: list[Match]
+    watching: list[Match]  # tables I made without a seat (bots only), running or just finished
 
 
 def dashboard(user: User) -> Dashboard:
@@ -289,6 +297,13 @@ def dashboard(user: User) -> Dashboard:
             _with_seats(Match.objects.filter(status=Match.Status.FINISHED, seats__in=mine)).order_by(
                 "-finished_at"
             )[:10]
+        ),
+        watching=list(
+            _with_seats(
+                Match.objects.filter(
+                    created_by=user, status__in=[Match.Status.RUNNING, Match.Status.FINISHED]
+                ).exclude(seats__user=user)
+            ).order_by("-updated_at")[:10]
         ),
     )
 

@@ -127,6 +127,26 @@ def test_private_matches_are_hidden_from_strangers_and_public_ones_are_watchable
     assert "Only the players can chat." in page.content.decode()
 
 
+def test_whoever_makes_a_private_table_of_bots_watches_it_and_nobody_else_sees_it(
+    ann: User, make_person: Any
+) -> None:
+    maker = logged_in(ann)
+    made = maker.post(
+        "/play/go-fox/",
+        {"visibility": "private", "turn_limit": "", "seat_0": "bot-random", "seat_1": "bot-basic"},
+    )
+    assert made.status_code == 302
+    match = Match.objects.get(created_by=ann)
+    assert match.visibility == "private" and not match.seats.filter(user=ann).exists()
+    page = maker.get(made["Location"])
+    assert page.status_code == 200 and action_buttons(page.content.decode()) == []
+    assert maker.get(f"/matches/{match.pk}/board").status_code == 200
+    # And it finds the table again from My matches, as nobody else does.
+    assert f'href="/matches/{match.pk}/"' in maker.get("/matches/").content.decode()
+    for stranger in (logged_in(make_person()), Client()):
+        assert stranger.get(f"/matches/{match.pk}/").status_code == 404
+
+
 def test_posts_need_login_and_csrf(two_player_match: Match, ann: User) -> None:
     anonymous = Client()
     response = anonymous.post(f"/matches/{two_player_match.pk}/act", {"action": "{}", "ply": 0})
