@@ -72,6 +72,8 @@ def test_a_resent_action_id_returns_the_first_answer(two_player_match: Match, an
         ({"action": "choose", "ply": 0}, None, 400, "malformed_action"),
         ({"action": {"type": "choose", "position": 0}, "ply": 0, "action_id": 7}, None, 400, "bad_action_id"),
         (None, b"x" * 20_000, 413, "too_large"),
+        # Over Django's own cap (DATA_UPLOAD_MAX_MEMORY_SIZE): still the API's JSON 413.
+        (None, b"x" * 3_000_000, 413, "too_large"),
     ],
 )
 def test_bad_requests_get_a_clear_error_and_change_nothing(
