@@ -8,6 +8,9 @@ answer. It never touches Celery's shared connection and producer pools either: a
 burst of broadcasts there once held every pooled connection while each waited for a
 producer that needed one more, and every thread of the site blocked for good,
 including those queueing bot turns (a nested-pool deadlock).
+
+A failure is named to the caller by its kind only ("OperationalError"); what it said
+(a database's host, address and account, a broker's URL) goes to the site's log.
 """
 
 from __future__ import annotations
@@ -42,8 +45,8 @@ def check_database(connection: BaseDatabaseWrapper = default_connection) -> dict
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
-    except Exception as error:  # any failure means "not healthy", reported as text
-        return {"ok": False, "error": f"{type(error).__name__}: {error}"}
+    except Exception as error:  # any failure means "not healthy"
+        return {"ok": False, "error": _failure("the database", error)}
     return {"ok": True, "vendor": connection.vendor}
 
 
@@ -57,7 +60,7 @@ def check_redis() -> dict[str, Any]:
         finally:
             client.close()
     except Exception as error:
-        return {"ok": False, "error": f"{type(error).__name__}: {error}"}
+        return {"ok": False, "error": _failure("Redis", error)}
     return {"ok": True}
 
 
@@ -83,7 +86,13 @@ def check_celery(*, redis_ok: bool) -> dict[str, Any]:
             cache.delete(_REFRESHING_KEY)
         return status
     except Exception as error:
-        return {"ok": False, "workers": 0, "error": f"{type(error).__name__}: {error}"}
+        return {"ok": False, "workers": 0, "error": _failure("the workers' status", error)}
+
+
+def _failure(what: str, error: Exception) -> str:
+    """Log what went wrong in full; tell the caller its kind only."""
+    logger.warning("health: %s failed: %s: %s", what, type(error).__name__, error)
+    return f"{type(error).__name__} (details in the site's log)"
 
 
 class _PoolFreeMailbox(pidbox.Mailbox):
@@ -112,8 +121,7 @@ def ping_workers() -> dict[str, Any]:
         ) as connection:
             replies = control.ping(timeout=_TIMEOUT_SECONDS / 2, connection=connection)
     except Exception as error:
-        logger.warning("health: the workers could not be asked: %s", error)
-        return {"ok": False, "workers": 0, "error": f"{type(error).__name__}: {error}"}
+        return {"ok": False, "workers": 0, "error": _failure("asking the workers", error)}
     workers = sorted(name for reply in replies or [] for name in reply)
     return {"ok": bool(workers), "workers": len(workers)}
 
