@@ -158,6 +158,16 @@ def test_the_game_ends_as_soon_as_a_draw_empties_the_pile_and_most_pairs_wins() 
     assert log_view(after.log, None)[-1]["event"] == "end"
 
 
+def test_a_pair_still_in_hand_when_the_pile_runs_out_scores_nothing() -> None:
+    """Decision (docs/games/go-fox.md): only pairs laid count. Seat 0 holds two 3s when
+    seat 1's draw empties the pile: seat 2's laid pair wins alone."""
+    state = table([[word(RED, 3), word(BLUE, 3)], [word(RED, 4)], [word(BLUE, 9)]], pile=(word(GREEN, 7),))
+    state = replace(state, pairs=((), (), (word(RED, 6), word(BLUE, 6))))
+    after = act(act(state, "ask", number=4), "draw")
+    assert after.phase == "over" and sorted(after.hands[0]) == sorted([word(RED, 3), word(BLUE, 3)])
+    assert GAME.result(after) == {"scores": [0, 0, 1], "ranks": [2, 2, 1]}
+
+
 # -- views --------------------------------------------------------------------------------
 
 

@@ -43,6 +43,16 @@ def code_of(game: BoobyTrap, state: BoobyTrapState, seat: int, action: dict[str,
 # -- Passing limit: the rulebook's two examples with three players ------------------
 
 
+def test_the_first_seat_begins_then_seat_order(game: BoobyTrap) -> None:
+    """Decision (docs/games/booby-trap.md, "A turn"): the rulebook's "one person begins" is seat 0."""
+    for seed in range(3):
+        for players in (1, 2, 4):
+            state = game.new(players, seed)
+            assert game.to_act(state) == [0]
+            if players > 1:
+                assert game.to_act(touch_and_pass(game, state)) == [1]
+
+
 def test_rulebook_game_1_after_two_laps_of_passes_a_must_take(game: BoobyTrap) -> None:
     state = game.new(3, SEED)
     for _ in range(6):
