@@ -8,7 +8,9 @@ game data, so hidden information cannot cross it.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+from collections.abc import Sequence
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -24,17 +26,26 @@ def person_group(user_id: int) -> str:
     return f"me-{user_id}"
 
 
-def send_match_updated(*, match_id: int, ply: int) -> None:
-    """Tell every socket on a match that it moved on to ``ply`` (each gets its own view).
+def send_match_updated(*, match_id: int, ply: int, people: Sequence[int] = ()) -> None:
+    """Tell every socket on a match that it moved on to ``ply`` (each gets its own view),
+    and the own sockets of each of ``people`` that a match of theirs changed (each counts
+    again, from the database, the matches waiting for its person: the message says nothing
+    more). One trip to the event loop for all of them, the sends made at once (a move
+    rings the match and each player).
 
     ``ring`` names this one doorbell: the sockets of a process that it reaches share one
     read of the match for it (``games/live_fragments.py``, ``PicturesByDoorbell``)."""
     layer = get_channel_layer()
     assert layer is not None
-    async_to_sync(layer.group_send)(
-        match_group(match_id),
-        {"type": "match.updated", "match_id": match_id, "ply": ply, "ring": secrets.token_hex(8)},
-    )
+    doorbell = {"type": "match.updated", "match_id": match_id, "ply": ply, "ring": secrets.token_hex(8)}
+
+    async def ring() -> None:
+        await asyncio.gather(
+            layer.group_send(match_group(match_id), doorbell),
+            *(layer.group_send(person_group(user_id), {"type": "matches.changed"}) for user_id in people),
+        )
+
+    async_to_sync(ring)()
 
 
 def send_chat_posted(*, match_id: int, message_id: int) -> None:
@@ -42,16 +53,3 @@ def send_chat_posted(*, match_id: int, message_id: int) -> None:
     layer = get_channel_layer()
     assert layer is not None
     async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.chat", "message_id": message_id})
-
-
-def send_matches_changed(*, user_ids: list[int]) -> None:
-    """Tell each person's own sockets that a match of theirs changed: each counts again,
-    from the database, the matches waiting for its person (the message says nothing more)."""
-    layer = get_channel_layer()
-    assert layer is not None
-
-    async def ring() -> None:
-        for user_id in user_ids:
-            await layer.group_send(person_group(user_id), {"type": "matches.changed"})
-
-    async_to_sync(ring)()

@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from boomsite.celery import app as celery_app
-from games.broadcast import send_chat_posted, send_match_updated, send_matches_changed
+from games.broadcast import send_chat_posted, send_match_updated
 from games.models import Announcement, Match, Seat
 from games.selectors import PLAYED_BY_BOT, people_at
 
@@ -62,22 +62,22 @@ def match_changed(match: Match, *, seats: list[Seat] | None = None, left: User |
     Whether a bot owes a turn is decided here, inside the transaction, from ``seats``
     when the caller has them (with their users), or from one query otherwise. ``left``:
     a person who is no longer at the table (they declined), whose badge counts again too."""
-    after_commit(_ring, match.pk, match.ply)
-    if left is not None:
-        after_commit(_ring_people, left.pk)
-    if seats is not None and _a_clock_ran_out(seats):
-        # A move made the work due now (a clock resumed with no time left, a turn kept
-        # past its deadline in a phase of simultaneous choices): do not wait for the sweep.
-        after_commit(_check_clocks)
     # Any change may add or take away a match waiting for someone at the table (a move,
-    # a start, an invitation, the end): each person's badge counts again. Who they are is
-    # read here, in the transaction (from ``seats`` when the caller has them): nothing
-    # after the commit asks the database what it could know before.
+    # a start, an invitation, the end): each person's badge counts again, rung with the
+    # match's doorbell. Who they are is read here, in the transaction (from ``seats``
+    # when the caller has them): nothing after the commit asks the database what it
+    # could know before.
     if seats is None:
         people = people_at(match.pk)
     else:
         people = [seat.user.pk for seat in seats if seat.user is not None and not seat.user.is_bot]
-    after_commit(_ring_people, *people)
+    if left is not None:
+        people.append(left.pk)
+    after_commit(_ring, match.pk, match.ply, *people)
+    if seats is not None and _a_clock_ran_out(seats):
+        # A move made the work due now (a clock resumed with no time left, a turn kept
+        # past its deadline in a phase of simultaneous choices): do not wait for the sweep.
+        after_commit(_check_clocks)
     if match.status == Match.Status.RUNNING and _bot_owes_a_turn(match, seats):
         after_commit(_queue_bot_turn, match.pk, match.ply)
 
@@ -115,13 +115,8 @@ def _bot_owes_a_turn(match: Match, seats: list[Seat] | None) -> bool:
     return any(seat.owes_decision and seat.played_by_bot for seat in seats)
 
 
-def _ring(match_id: int, ply: int) -> None:
-    send_match_updated(match_id=match_id, ply=ply)
-
-
-def _ring_people(*user_ids: int) -> None:
-    if user_ids:
-        send_matches_changed(user_ids=list(user_ids))
+def _ring(match_id: int, ply: int, *people: int) -> None:
+    send_match_updated(match_id=match_id, ply=ply, people=people)
 
 
 def _ring_for_chat(match_id: int, message_id: int) -> None:
