@@ -139,13 +139,17 @@ def build_board(
     *,
     view: dict[str, Any] | None = None,
     playable: bool = True,
+    stopped: str | None = None,
 ) -> Board:
     """The board one viewer sees; ``seat=None`` for a spectator. ``view``: another view
     of ``state`` to draw instead of the seat's own, with no buttons (a replay's
     "everything revealed", from ``game.reveal``, for finished matches only).
     ``playable=False`` draws it without buttons (a replay is looked at, never played):
-    decided here, before the presenter groups buttons into its own controls."""
-    to_act = game.to_act(state)
+    decided here, before the presenter groups buttons into its own controls.
+    ``stopped``: why the match ended before the game did (a resignation, a forfeit):
+    nobody is to act any more, there are no buttons, and that is the board's prompt
+    instead of the turn the game stood at."""
+    to_act = [] if stopped else game.to_act(state)
     presenter = presenter_for(game)
     if view is None:
         view = game.view(state, seat)
@@ -165,6 +169,8 @@ def build_board(
         ply=ply,
     )
     board.extra = presenter.prepare(board)
+    if stopped:
+        board.extra["prompt"] = stopped  # every presenter has one (tests/games/test_pages.py)
     return board
 
 

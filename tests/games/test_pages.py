@@ -12,8 +12,8 @@ from django.test import Client
 from accounts.models import User
 from games.engine import get
 from games.models import Match, Move, Seat
-from games.services import SeatRequest, match_create, match_join
-from tests.games.helpers import action_buttons, canonical, first_action_id, logged_in
+from games.services import SeatRequest, match_create, match_join, match_resign
+from tests.games.helpers import action_buttons, api, canonical, first_action_id, logged_in, token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -264,3 +264,30 @@ def test_a_time_control_of_days_per_move_is_offered_and_kept(ann: User) -> None:
         {"seat_0": "me", "seat_1": "open", "visibility": "public", "turn_limit": str(15 * 86400)},
     )
     assert response.status_code == 400 and not Match.objects.exists()
+
+
+@pytest.mark.parametrize("game_slug", ["go-fox", "dont-go-boom", "booby-trap", "ka-blam"])
+def test_a_match_ended_by_a_resignation_offers_no_moves_and_says_why(
+    ann: User, bob: User, game_slug: str
+) -> None:
+    match = match_create(
+        creator=ann, game_slug=game_slug, options={},
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )  # fmt: skip
+    match_join(match_id=match.pk, user=bob)
+    match_resign(match_id=match.pk, user=bob)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.engine.result(match.decoded_state()) is None
+    for person, said in (
+        (ann, "The match is over: Bob resigned."),
+        (bob, "The match is over: You resigned."),
+    ):
+        client = logged_in(person)
+        for path in (f"/matches/{match.pk}/", f"/matches/{match.pk}/board"):
+            page = client.get(path).content.decode()
+            assert action_buttons(page) == [] and "act-form" not in page, (person, path)
+            assert said in page and "Your turn" not in page, (person, path)
+    # A spectator is told the same, and the API offers nothing to play.
+    assert "The match is over: Bob resigned." in Client().get(f"/matches/{match.pk}/").content.decode()
+    answer = api("GET", f"/api/matches/{match.pk}", token_for(ann)).json()
+    assert answer["to_act"] == [] and answer["legal_actions"] == []
