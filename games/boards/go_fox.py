@@ -20,6 +20,7 @@ from games.boards import generic
 from games.boards.word_cards import (
     article,
     backs,
+    does,
     face,
     legend,
     plural,
@@ -61,6 +62,7 @@ def prepare(board: Board) -> dict[str, Any]:
         "pile": revealed_pile(view, "pile", colours, "The pick-up pile, top first"),
         "draw": board.action_for(type="draw"),
         "turn_name": who(board, view["turn"]),
+        "turn_asks": "ask" if view["turn"] == board.seat else "asks",  # for screen readers: "You ask Bob"
         "asked_name": who(board, asked),
         "winners": winners_text(board),
         "standings": standings(board, "pair"),
@@ -80,14 +82,14 @@ def _prompt(board: Board) -> str:
             if board.actions_of("lay"):
                 return f"{said} Lay a pair from your hand, or draw a card."
             return f"{said} Draw a card from the pile."
-        return f"{said} {who(board, turn)} draws now, and may lay a pair first."
+        return f"{said} {does(board, turn, 'draw', 'draws')} now, and may lay a pair first."
     if board.my_turn:
         if board.action_for(type="draw"):
             return "Your turn. Your hand is empty: draw a card from the pile."
         return f"Your turn. Pick a number you hold and ask {who(board, asked)} for it."
     if asked == board.seat:
         return f"{who(board, turn)} is asking you for a number."
-    return f"{who(board, turn)} is asking {who(board, asked)} for a number."
+    return f"{does(board, turn, 'are', 'is')} asking {who(board, asked)} for a number."
 
 
 def _go_fox_number(view: dict[str, Any]) -> int:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.boards import generic
 from games.boards.word_cards import (
+    does,
     face,
     legend,
     plural,
@@ -71,7 +72,7 @@ def _prompt(board: Board) -> str:
     if flipped is None:
         if board.my_turn:
             return "Your turn. Tap the middle pile to turn over the top card, then read it."
-        return f"{who(board, view['turn'])} turns over the next card."
+        return f"{does(board, view['turn'], 'turn', 'turns')} over the next card."
     number = flipped["number"]
     if board.my_turn:
         return f'You turned over "{flipped["word"]}", a {number}. Grab a set of {number}s, or do not grab.'

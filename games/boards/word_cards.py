@@ -168,3 +168,9 @@ def winners_text(board: Board) -> str:
 def who(board: Board, seat: int | None) -> str:
     """The viewer as 'You', anyone else by name."""
     return "You" if seat is not None and seat == board.seat else board.name(seat)
+
+
+def does(board: Board, seat: int | None, you: str, they: str) -> str:
+    """``seat`` and its verb, agreeing: "You draw" for the viewer, "Ann draws" for anyone
+    else. (The viewer's own seat without buttons is a replay through their eyes.)"""
+    return f"You {you}" if seat is not None and seat == board.seat else f"{board.name(seat)} {they}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.boards import build_board, render_board
 from games.boards.go_fox import label
 from games.engine.go_fox.game import GoFox
 from games.engine.go_fox.state import GoFoxState
@@ -104,3 +105,17 @@ def test_the_final_board_shows_the_result() -> None:
         assert f"Player{seat + 1} {score} pair{'s' if score != 1 else ''}" in page.text
     assert all(button.is_speak for button in page.buttons)
     check_markup(page)
+
+
+def test_through_your_own_eyes_without_buttons_the_verbs_agree_with_you() -> None:
+    """A replay seen through the player's own eyes draws their turn without buttons."""
+
+    def replayed(state: GoFoxState) -> str:
+        board = build_board(GAME, state, state.turn, ["Ann", "Bob", "Cy"], 0, playable=False)
+        return render_board(board, {"match_id": None})
+
+    asking = find_state(GAME, 3, lambda s: s.phase == "ask" and s.turn >= 0 and bool(s.hands[s.turn]))
+    assert f"You are asking {['Ann', 'Bob', 'Cy'][(asking.turn + 1) % 3]} for a number." in replayed(asking)
+    after_fox = find_state(GAME, 3, lambda s: s.phase == "go_fox")
+    page = replayed(after_fox)
+    assert "You draw now, and may lay a pair first." in page and "You draws" not in page

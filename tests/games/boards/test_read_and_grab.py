@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.boards import build_board, render_board
 from games.boards.read_and_grab import label
 from games.engine.read_and_grab.game import ReadAndGrab, ReadAndGrabState
 from tests.games.boards.helpers import final_state, find_state
@@ -106,3 +107,13 @@ def test_the_final_board_shows_the_result_with_cards_held() -> None:
         assert f"Player{seat + 1} {sets} complete set{'s' if sets != 1 else ''}, {held} cards" in page.text
     assert "empty" in page.text
     check_markup(page)
+
+
+def test_through_your_own_eyes_without_buttons_the_verbs_agree_with_you() -> None:
+    """A replay seen through the player's own eyes draws their turn without buttons."""
+    game = ReadAndGrab()
+    state = game.new(2, 1)
+    seat = game.to_act(state)[0]
+    board = build_board(game, state, seat, ["Ann", "Bob"], 0, playable=False)
+    page = render_board(board, {"match_id": None})
+    assert "You turn over the next card." in page and "You turns" not in page
