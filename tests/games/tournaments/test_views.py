@@ -341,6 +341,22 @@ def test_a_tables_match_and_its_replay_say_which_tournament_round_and_table_it_i
     assert "match-note" not in client.get(f"/matches/{other.pk}/").content.decode()
 
 
+def test_a_finished_tournaments_standings_say_who_won_and_nobody_is_still_playing(
+    organiser: User, people: list[User]
+) -> None:
+    tournament = make_tournament(organiser, format=Tournament.Format.ROUND_ROBIN, max_entrants=4)
+    enter(tournament, people[:2])
+    services.tournament_start(tournament_id=tournament.pk)
+    for table in tables_of(tournament, 1):
+        table_done(table)
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+    browser = logged_in(people[0])
+    standings = section(page_of(browser, tournament), "standings")
+    statuses = re.findall(r"<td>(won|finished|playing|stopped)</td>", standings)
+    assert sorted(statuses) == ["finished", "won"]
+    assert "You played in it: seed" in page_of(browser, tournament)
+
+
 # -- registering and withdrawing --------------------------------------------------------
 
 
