@@ -112,7 +112,9 @@ def tournament_register(*, tournament_id: int, user: User) -> Entry:
         if entry is None:
             try:
                 with transaction.atomic():
-                    entry = Entry.objects.create(tournament=tournament, user=user, display_name=user.username)
+                    entry = Entry.objects.create(
+                        tournament=tournament, user=user, display_name=_entry_name(user.public_name)
+                    )
             except IntegrityError:
                 raise TournamentError("You are registered already.") from None
         else:
@@ -120,6 +122,12 @@ def tournament_register(*, tournament_id: int, user: User) -> Entry:
             entry.save(update_fields=["withdrawn_at"])
         effects.tournament_changed(tournament.pk)
     return entry
+
+
+def _entry_name(name: str) -> str:
+    """The name an entry shows (the one seen at its tables), cut to the column: a username
+    may be longer than the 60 characters an entry keeps."""
+    return name[: Entry._meta.get_field("display_name").max_length]
 
 
 def tournament_withdraw(*, tournament_id: int, user: User) -> Entry:
@@ -228,7 +236,10 @@ def _bot_fill(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
     first = 1 + max((entry.bot_number or 0 for entry in entries), default=0)
     return [
         Entry.objects.create(
-            tournament=tournament, user=bot, bot_number=number, display_name=f"{bot.username} {number}"
+            tournament=tournament,
+            user=bot,
+            bot_number=number,
+            display_name=_entry_name(f"{bot.public_name} {number}"),
         )
         for number in range(first, first + target - field)
     ]

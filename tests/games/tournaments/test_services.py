@@ -205,6 +205,14 @@ def test_too_few_entrants_at_the_start_cancels_with_the_reason(organiser: User, 
     assert not Match.objects.exists()
 
 
+def test_an_entry_shows_the_name_its_tables_show(organiser: User, make_person: Callable[..., User]) -> None:
+    ann = make_person("ann_lee", display_name="Ann Lee")
+    plain = make_person("x" * 150)  # no display name, and a username longer than an entry keeps
+    tournament = make_tournament(organiser)
+    assert services.tournament_register(tournament_id=tournament.pk, user=ann).display_name == "Ann Lee"
+    assert services.tournament_register(tournament_id=tournament.pk, user=plain).display_name == "x" * 60
+
+
 def test_bots_fill_the_empty_places_up_to_full_tables_without_byes(
     organiser: User, people: list[User]
 ) -> None:
@@ -215,6 +223,11 @@ def test_bots_fill_the_empty_places_up_to_full_tables_without_byes(
     assert len(entries) == 8  # two tables of four, then a final of four
     bots = [entry for entry in entries if entry.bot_number is not None]
     assert len(bots) == 3 and all(entry.user.is_bot for entry in bots)
+    # Each place is named as its tables name the bot, numbered: "Random Bot 1", ...
+    assert sorted(entry.display_name for entry in bots) == [
+        f"{bots[0].user.public_name} {n}" for n in (1, 2, 3)
+    ]
+    assert not bots[0].user.public_name.startswith("bot-")
     assert [entry.seed for entry in entries[-3:]] == [6, 7, 8]  # bot places seeded last
     assert Round.objects.get(tournament=tournament, number=1).byes == []
     assert all(len(table.entries) == 4 for table in tables_of(tournament, 1))

@@ -35,7 +35,7 @@ ADVANCE = services.MATCH_FINISHED_TASK
 def bot_entries(tournament: Tournament, level: str, count: int) -> None:
     bot = User.objects.get(username=BOT_USERNAMES[level])
     Entry.objects.bulk_create(
-        Entry(tournament=tournament, user=bot, bot_number=number, display_name=f"{bot.username} {number}")
+        Entry(tournament=tournament, user=bot, bot_number=number, display_name=f"{bot.public_name} {number}")
         for number in range(1, count + 1)
     )
 
