@@ -36,7 +36,11 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         user, kind = tokens.read(token)
     except tokens.BadToken:
         return render(request, "notify/bad_link.html", status=400)
-    context = {"kind_words": emails.KIND_WORDS[kind]}
+    # Only these kinds may come as a daily digest instead (the game-over email may not).
+    context = {
+        "kind_words": emails.KIND_WORDS[kind],
+        "has_digest": kind in {"turn", "alarm", "invitation", "table"},
+    }
     if request.method == "POST":
         services.unsubscribe(user=user, kind=kind)
         return render(request, "notify/unsubscribed.html", context)

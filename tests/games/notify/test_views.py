@@ -69,8 +69,14 @@ def test_the_link_in_a_real_email_unsubscribes_by_post_without_a_login(
 )
 def test_each_kind_of_link_turns_off_its_own_kind(ann: User, kind: str, after: tuple[str, str, str]) -> None:
     User.objects.filter(pk=ann.pk).update(notify_invitation=Notify.DIGEST)
-    assert Client().post(link_path(tokens.make(ann.pk, kind))).status_code == 200
+    asked = Client().get(link_path(tokens.make(ann.pk, kind))).content.decode()
+    done = Client().post(link_path(tokens.make(ann.pk, kind)))
+    assert done.status_code == 200
     assert preferences(ann) == after
+    # The pages offer a daily digest instead only for kinds that can come as one.
+    offers_digest = kind in ("turn", "alarm", "invitation")
+    for page in (asked, done.content.decode()):
+        assert ("choose a daily digest" in page) == offers_digest, kind
 
 
 @pytest.mark.parametrize(
