@@ -87,9 +87,10 @@ def review_status(request: HttpRequest, match_id: int) -> JsonResponse:
 def review_json(request: HttpRequest, match_id: int) -> JsonResponse:
     """My review as data, for a script (static/js/replay.js marks the replay's steps with
     it, by this plain path): its progress and the decisions reviewed so far, each with
-    its replay step; 404 when there is none."""
+    its replay step. Without one, ``{"requested": false}``: the replay asks on every
+    finished match, and a 404 there was an error in every browser's console."""
     match = _match(request, match_id)
     review = selectors.review_of(match, request.user)
     if review is None:
-        raise Http404("You have not asked for a review of this match.")
-    return JsonResponse(selectors.review_data(review))
+        return JsonResponse({"requested": False})
+    return JsonResponse({"requested": True, **selectors.review_data(review)})

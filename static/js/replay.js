@@ -60,8 +60,8 @@
   // A disagreement is marked on the step its replay link shows, the board just before
   // my move: a mark under the slider (a link, with its step in words), and there the
   // expert's choice beside what I played; on the next step, the log entries my move
-  // added are marked too. No review (404), one not finished, or one that failed: no
-  // marks, and the replay works as without them.
+  // added are marked too. No review ({"requested": false}), one not finished, or one
+  // that failed: no marks, and the replay works as without them.
   let disagreements = []; // [{step, played, expert}] in step order
   const MARK_AIR_PX = 4; // between two marks on one lane; closer ones go on another lane
 

@@ -89,17 +89,19 @@ def test_the_replay_of_a_finished_match_links_to_the_review(finished: Match, due
 
 def test_the_review_as_json_lists_the_decisions_reviewed(finished: Match, ann: User, bob: User) -> None:
     client = logged_in(ann)
-    assert client.get(f"/matches/{finished.pk}/review.json").status_code == 404
+    assert client.get(f"/matches/{finished.pk}/review.json").json() == {"requested": False}
     review = services.review_request(match_id=finished.pk, user=ann)
     Review.objects.filter(pk=review.pk).update(iterations=ITERATIONS)
     services.review_advance(review_id=review.pk, attempt=1)
     data = client.get(f"/matches/{finished.pk}/review.json").json()
     rows = list(ReviewedDecision.objects.filter(review=review))
-    assert data["done"] is True and data["iterations"] == ITERATIONS
+    assert data["requested"] is True and data["done"] is True and data["iterations"] == ITERATIONS
     assert [(item["ply"], item["agrees"], item["expert_label"]) for item in data["reviewed_decisions"]] == [
         (row.ply, row.agrees, row.expert_label) for row in rows
     ]
-    assert logged_in(bob).get(f"/matches/{finished.pk}/review.json").status_code == 404  # Ann's, not his
+    assert logged_in(bob).get(f"/matches/{finished.pk}/review.json").json() == {
+        "requested": False
+    }  # Ann's, not his
 
 
 def test_a_player_without_a_decision_of_their_own_is_told_so(duel: Match, ann: User, bob: User) -> None:
