@@ -26,6 +26,9 @@
       })
       .then(function (html) {
         frame().outerHTML = html;
+        // The menu says whose eyes the frame shows, also after the browser's Back.
+        const eyesMenu = document.getElementById("replay-eyes");
+        if (eyesMenu) eyesMenu.value = frame().dataset.eyes;
         markReview();
         if (remember) history.pushState({ step: step, eyes: eyes }, "", query);
       })

@@ -61,6 +61,7 @@ def test_a_person_steps_through_a_finished_match(live_site: str, browser: Any) -
     page.wait_for_function("() => document.getElementById('replay-frame').dataset.eyes === 'all'")
     page.go_back()  # the browser's Back returns to the previous step and eyes
     page.wait_for_function("() => document.getElementById('replay-frame').dataset.eyes === 'seat-0'")
+    assert page.eval_on_selector("#replay-eyes", "menu => menu.value") == "seat-0"  # and so does the menu
     # The address of a step is a link to it.
     shared = context.new_page()
     shared.goto(f"{live_site}/matches/{match.pk}/replay?step=2&eyes=seat-1")
