@@ -14,15 +14,38 @@
   let socket = null;
   let retry = 500;
   let shownPly = currentPly();
+  let shownStatus = currentStatus();
 
   function currentPly() {
     const el = document.getElementById("match-live");
     return el ? parseInt(el.dataset.ply, 10) : -1;
   }
 
+  function currentStatus() {
+    const el = document.getElementById("match-live");
+    return el ? el.dataset.status : "";
+  }
+
   function setStatus(text) {
     status.hidden = !text;
     status.textContent = text || "";
+  }
+
+  // The header's facts change when the match starts or ends (the Replay link, the fair
+  // deal, the invitation link that is of no use once every seat is taken): the page is
+  // fetched again then, and its header's part swapped in.
+  function refreshHeader() {
+    fetch(location.href, { credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("match-header-live");
+        const shown = document.getElementById("match-header-live");
+        if (fresh && shown) shown.innerHTML = fresh.innerHTML;
+      })
+      .catch(function () { /* the facts are as they were; a reload shows the new ones */ });
   }
 
   function showBoard(ply, html) {
@@ -33,6 +56,10 @@
     keepLogPlace(log);
     fillTokens();
     showChatBox();
+    if (currentStatus() !== shownStatus) {
+      shownStatus = currentStatus();
+      refreshHeader();
+    }
   }
 
   // The log is drawn anew with every board: without this, each push (a bot's move, every

@@ -175,6 +175,34 @@ def test_a_signed_in_person_joins_a_private_match_by_its_link(live_site: str, br
     context.close()
 
 
+def test_the_creators_header_follows_the_match_starting_without_a_reload(
+    live_site: str, browser: Any
+) -> None:
+    ann = User.objects.create_user(username="ann", password=PASSWORD, display_name="Ann")
+    bob = User.objects.create_user(username="bob", password=PASSWORD, display_name="Bob")
+    match = off_the_event_loop(
+        lambda: match_create(
+            creator=ann,
+            game_slug="go-fox",
+            options={},
+            visibility="private",
+            seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+        )
+    )
+    context = browser.new_context()
+    log_in(context, live_site, ann)
+    page = context.new_page()
+    page.goto(f"{live_site}/matches/{match.pk}/")
+    page.wait_for_selector("#match-page[data-connected='yes']")
+    assert page.locator("#invite-link").is_visible() and page.locator("#replay-link").count() == 0
+    off_the_event_loop(lambda: match_join(match_id=match.pk, user=bob))
+    page.wait_for_function("() => document.getElementById('match-live').dataset.status === 'running'")
+    # The link that lets people in is gone once every seat is taken; the replay and the fair deal are there.
+    page.wait_for_selector("#replay-link")
+    assert page.locator("#invite-link").count() == 0 and page.locator(".fair-deal-box").count() == 1
+    context.close()
+
+
 def test_two_people_choosing_at_the_same_moment_both_count(live_site: str, browser: Any) -> None:
     """Don't Go Boom's first flip: everyone chooses at once. Bob's page is held on the
     board of ply 0 (the board Ann's choice would push is kept back from it) while Ann
