@@ -18,8 +18,11 @@
   function show(next) {
     const grew = next > count;
     count = next;
-    badge.textContent = String(next);
-    badge.hidden = next === 0;
+    [badge, document.getElementById("menu-badge")].forEach(function (shown) {
+      if (!shown) return;
+      shown.textContent = String(next);
+      shown.hidden = next === 0;
+    });
     document.title = next ? "(" + next + ") Your turn · " + plainTitle : plainTitle;
     if (grew && document.hidden) notify(next);
   }

@@ -64,6 +64,11 @@ def test_the_title_and_badge_follow_the_opponents_move_on_another_page(live_site
     off_the_event_loop(lambda: play_until_the_turn_passes(match, mover))
     page.wait_for_function("() => document.title === '(1) Your turn · Boomsite'", timeout=10_000)
     assert page.is_visible("#your-turn-badge") and page.inner_text("#your-turn-badge") == "1"
+    # On a phone the links fold behind the menu button, which shows the count too.
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert not page.is_visible("#your-turn-badge")
+    assert page.is_visible("#menu-badge") and page.inner_text("#menu-badge") == "1"
+    page.set_viewport_size({"width": 1280, "height": 800})
 
     # My matches: the same count, and the turn's clock counting down (5 minutes a turn).
     page.goto(f"{live_site}/matches/")
