@@ -42,7 +42,14 @@ DEFAULT_DIGEST_HOUR = 8
 
 @cache
 def time_zone_choices() -> list[tuple[str, str]]:
-    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+    """UTC and the places ("Europe/Paris"): not the system's "localtime", "Factory" or
+    "posixrules", nor the "Etc/GMT+5" kind, whose sign runs backwards."""
+    places = (
+        name
+        for name in zoneinfo.available_timezones()
+        if "/" in name and not name.startswith(("Etc/", "posix/", "right/", "SystemV/"))
+    )
+    return [("UTC", "UTC")] + [(name, name.replace("_", " ")) for name in sorted(places)]
 
 
 class User(AbstractUser):

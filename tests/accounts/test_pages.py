@@ -67,3 +67,16 @@ def test_navigation_shows_the_account_when_logged_in(client: Client, ann: User) 
     page = client.get("/").content.decode()
     assert 'href="/players/ann/"' in page and "Log out" in page and "Sign up" not in page
     assert client.get("/matches/").status_code == 200
+
+
+def test_the_time_zones_offered_are_utc_and_places(client: Client, ann: User) -> None:
+    client.force_login(ann)
+    page = client.get("/accounts/settings/").content.decode()
+    offered = re.findall(
+        r'<option value="([^"]+)"', page.split('name="time_zone"', 1)[1].split("</select>", 1)[0]
+    )
+    assert offered[0] == "UTC" and "Europe/Paris" in offered and "Pacific/Kiritimati" in offered
+    assert not {"localtime", "Factory", "posixrules", "Etc/GMT+5"} & set(offered)
+    refused = client.post("/accounts/settings/", {"display_name": "", "time_zone": "Factory"})
+    assert "Select a valid choice" in refused.content.decode()
+    assert User.objects.get(pk=ann.pk).time_zone == "UTC"
