@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import re
 from email.message import Message
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.test import Client
+from django.utils import timezone
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
@@ -80,6 +83,21 @@ def test_signup_verification_login_logout_and_password_reset(client: Client, out
     response = client.post("/accounts/login/", {"login": "ann@example.com", "password": new_password})
     assert response.status_code == 302
     assert client.session["_auth_user_id"] == str(user.pk)
+
+
+def test_a_lost_verification_email_is_sent_again_by_logging_in_as_the_page_says(
+    client: Client, outbox: Path
+) -> None:
+    sign_up(client)
+    assert (
+        "logging in with your username and password sends a fresh link"
+        in client.get("/accounts/confirm-email/").content.decode()
+    )
+    assert "contact us" not in client.get("/accounts/password/reset/").content.decode().lower()
+    with time_machine.travel(timezone.now() + timedelta(minutes=4)):
+        client.post("/accounts/login/", {"login": "ann", "password": PASSWORD})
+    first, again = mails(outbox)
+    assert again["To"] == "ann@example.com" and "/accounts/confirm-email/" in body_of(again)
 
 
 def test_each_email_is_one_readable_file(outbox: Path, client: Client) -> None:
