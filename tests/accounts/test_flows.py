@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from email.message import Message
 from datetime import timedelta
+from email.message import Message
 from pathlib import Path
 
 import pytest
@@ -96,7 +96,7 @@ def test_a_lost_verification_email_is_sent_again_by_logging_in_as_the_page_says(
     assert "contact us" not in client.get("/accounts/password/reset/").content.decode().lower()
     with time_machine.travel(timezone.now() + timedelta(minutes=4)):
         client.post("/accounts/login/", {"login": "ann", "password": PASSWORD})
-    first, again = mails(outbox)
+    _first, again = mails(outbox)
     assert again["To"] == "ann@example.com" and "/accounts/confirm-email/" in body_of(again)
 
 
