@@ -147,7 +147,8 @@ def test_two_people_sign_up_and_see_each_others_moves_live(live_site: str, brows
     bob_context.close()
 
 
-def test_a_signed_in_person_joins_a_private_match_by_its_link(live_site: str, browser: Any) -> None:
+def ann_and_bob_at_a_private_go_fox(second_seat: SeatRequest) -> tuple[User, User, Match]:
+    """Ann and Bob, and a private Go Fox! match Ann made with ``second_seat`` beside her."""
     ann = User.objects.create_user(username="ann", password=PASSWORD, display_name="Ann")
     bob = User.objects.create_user(username="bob", password=PASSWORD, display_name="Bob")
     match = off_the_event_loop(
@@ -156,9 +157,14 @@ def test_a_signed_in_person_joins_a_private_match_by_its_link(live_site: str, br
             game_slug="go-fox",
             options={},
             visibility="private",
-            seats=[SeatRequest("me"), SeatRequest("open")],
+            seats=[SeatRequest("me"), second_seat],
         )
     )
+    return ann, bob, match
+
+
+def test_a_signed_in_person_joins_a_private_match_by_its_link(live_site: str, browser: Any) -> None:
+    _, bob, match = ann_and_bob_at_a_private_go_fox(SeatRequest("open"))
     context = browser.new_context()
     log_in(context, live_site, bob)
     page = context.new_page()
@@ -178,17 +184,7 @@ def test_a_signed_in_person_joins_a_private_match_by_its_link(live_site: str, br
 def test_the_creators_header_follows_the_match_starting_without_a_reload(
     live_site: str, browser: Any
 ) -> None:
-    ann = User.objects.create_user(username="ann", password=PASSWORD, display_name="Ann")
-    bob = User.objects.create_user(username="bob", password=PASSWORD, display_name="Bob")
-    match = off_the_event_loop(
-        lambda: match_create(
-            creator=ann,
-            game_slug="go-fox",
-            options={},
-            visibility="private",
-            seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
-        )
-    )
+    ann, bob, match = ann_and_bob_at_a_private_go_fox(SeatRequest("invite", username="bob"))
     context = browser.new_context()
     log_in(context, live_site, ann)
     page = context.new_page()
