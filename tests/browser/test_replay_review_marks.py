@@ -55,18 +55,11 @@ def a_reviewed_duel() -> Reviewed:
 
 
 def watched(page: Any) -> list[str]:
-    """The page's script errors, and what its console says is wrong (a 404 answer's
-    "Failed to load resource" is the browser noting a response, not an error of the page)."""
+    """The page's script errors, and every error its console shows (a 404 answer too:
+    "Failed to load resource", which people auditing the site see as a fault)."""
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
-    page.on(
-        "console",
-        lambda message: (
-            errors.append(message.text)
-            if message.type == "error" and not message.text.startswith("Failed to load resource")
-            else None
-        ),
-    )
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     return errors
 
 
@@ -146,7 +139,7 @@ def test_someone_without_a_review_sees_the_replay_without_marks_or_errors(
     errors = watched(page)
     with page.expect_response(lambda response: response.url.endswith("/review.json")) as asked:
         page.goto(f"{live_site}/matches/{match.pk}/replay?step={reviewed.disagreement.ply}")
-    assert asked.value.status == 404
+    assert asked.value.status == 200 and asked.value.json() == {"requested": False}  # no error to log
     # The replay steps as ever; no mark, no note, no marked entry, on either step.
     page.click("#replay-forward")
     at_step(page, reviewed.disagreement.ply + 1)

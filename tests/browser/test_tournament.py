@@ -50,7 +50,7 @@ def test_a_person_registers_plays_their_table_and_sees_the_bracket_move(live_sit
     page.click("#register")
     page.wait_for_url(re.compile(rf"/tournaments/{tournament.pk}/$"))
     assert "You are registered for Boom Cup." in page.inner_text(".messages")
-    assert "player" in page.inner_text("#entrants")
+    assert person.public_name in page.inner_text("#entrants")
     off_the_event_loop(lambda: enter(tournament, others))
 
     # Another tab watches the tournament's page, live; a mark on its window shows it is never reloaded.
