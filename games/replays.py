@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.boards import build_board
+from games.boards import build_board, stopped_words
 from games.engine import IllegalAction
 from games.engine.log import render_text
-from games.models import Match, Move
+from games.models import Match, Move, ResignReason, Seat
 
 
 def commitment(seed: int, salt: str) -> str:
@@ -154,6 +154,21 @@ def eyes_offered(match: Match, my_seat: int | None) -> list[tuple[str, str]]:
     return offered
 
 
+def stopped_at(match: Match, seats: list[Seat], state: Any, *, you: int | None) -> str | None:
+    """``stopped_words`` for ``match`` at ``state``, its last, with seat ``you`` as "You";
+    None when the match runs or ended as its game does."""
+    if match.status == Match.Status.CANCELLED:
+        return stopped_words(cancelled=True, resigned=[])
+    if match.status != Match.Status.FINISHED or match.engine.result(state) is not None:
+        return None
+    resigned = [
+        ("You" if seat.index == you else seat.public_name, seat.resigned_reason == ResignReason.TIMED_OUT)
+        for seat in seats
+        if seat.resigned_at is not None
+    ]
+    return stopped_words(cancelled=False, resigned=resigned)
+
+
 def frame(match: Match, *, step: int, eyes: str, my_seat: int | None) -> Frame:
     """The picture of ``match`` after ``step`` moves, through ``eyes``. Raises
     ``NotShown`` for eyes the viewer may not use (another seat's, or everything, while
@@ -182,6 +197,8 @@ def frame(match: Match, *, step: int, eyes: str, my_seat: int | None) -> Frame:
         step,
         view=seen(state) if eyes == EVERYTHING else None,
         playable=False,  # a replay is looked at, never played
+        # Its last step of a match that ended before its game did says why, as the match page does.
+        stopped=stopped_at(match, seats, state, you=seat) if step == last else None,
     )
     added = len(seen(state)["log"]) - (len(seen(before)["log"]) if before is not None else 0)
     private = _known_only_to(game, state, board.view, board.names) if eyes == EVERYTHING else ()

@@ -18,7 +18,7 @@ from games import presence, replays
 from games.boards import Board, build_board
 from games.engine import IllegalAction
 from games.engine.log import render_text
-from games.models import Announcement, Match, Move, ResignReason, Seat
+from games.models import Announcement, Match, Move, Seat
 
 
 class NotVisible(Exception):
@@ -159,31 +159,16 @@ def board_for(access: Access, *, state: Any = None) -> Board | None:
     if state is None:
         state = match.decoded_state()
     board = build_board(
-        game, state, access.seat_index, seat_names(access.seats), match.ply, stopped=_stopped(access, state)
+        game,
+        state,
+        access.seat_index,
+        seat_names(access.seats),
+        match.ply,
+        stopped=replays.stopped_at(match, access.seats, state, you=access.seat_index),
     )
     if not access.can_act:
         board.actions = []  # a resigned player watches; the autopilot plays the seat
     return board
-
-
-def _stopped(access: Access, state: Any) -> str | None:
-    """Why the match ended before its game did, in words for this viewer; None when it
-    runs, or ended as the game does."""
-    match = access.match
-    if match.status == Match.Status.CANCELLED:
-        return "This match was cancelled."
-    if match.status != Match.Status.FINISHED or match.engine.result(state) is not None:
-        return None
-    who = [
-        ("You" if seat == access.my_seat else name)
-        + (" forfeited on time" if seat.resigned_reason == ResignReason.TIMED_OUT else " resigned")
-        for seat, name in zip(access.seats, seat_names(access.seats), strict=True)
-        if seat.resigned_at is not None
-    ]
-    if not who:
-        return "The match is over."
-    said = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
-    return f"The match is over: {said}."
 
 
 def api_view(access: Access) -> dict[str, Any]:

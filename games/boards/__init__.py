@@ -174,6 +174,22 @@ def build_board(
     return board
 
 
+def stopped_words(*, cancelled: bool, resigned: list[tuple[str, bool]]) -> str:
+    """Why a match ended before its game did, for ``build_board(stopped=...)``.
+    ``resigned``: who resigned, in seat order, as (name, on time), the viewer's seat
+    named "You": "The match is over: Bob resigned.", "… You forfeited on time."."""
+    if cancelled:
+        return "This match was cancelled."
+    said = [f"{name} {'forfeited on time' if on_time else 'resigned'}" for name, on_time in resigned]
+    if not said:
+        return "The match is over."
+    return (
+        "The match is over: "
+        + (said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1])
+        + "."
+    )
+
+
 def render_board(board: Board, context: dict[str, Any] | None = None) -> str:
     """The game's own board template for ``board`` (the match page wraps it)."""
     return render_to_string(board.template, {"board": board, **(context or {})})

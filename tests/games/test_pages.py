@@ -287,6 +287,15 @@ def test_a_match_ended_by_a_resignation_offers_no_moves_and_says_why(
             page = client.get(path).content.decode()
             assert action_buttons(page) == [] and "act-form" not in page, (person, path)
             assert said in page and "Your turn" not in page, (person, path)
+    # The replay's last step says it too, through each one's own eyes.
+    assert (
+        "The match is over: Bob resigned."
+        in logged_in(ann).get(f"/matches/{match.pk}/replay").content.decode()
+    )
+    assert (
+        "The match is over: You resigned."
+        in logged_in(bob).get(f"/matches/{match.pk}/replay").content.decode()
+    )
     # A spectator is told the same, and the API offers nothing to play.
     assert "The match is over: Bob resigned." in Client().get(f"/matches/{match.pk}/").content.decode()
     answer = api("GET", f"/api/matches/{match.pk}", token_for(ann)).json()
