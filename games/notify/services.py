@@ -27,11 +27,11 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.models import Notify, User
+from accounts.models import NOTIFY_FIELDS, Notify, User
 from accounts.services import user_notification_off
 from games import presence
 from games.models import Match, Seat
@@ -337,6 +337,14 @@ def retry_notice(*, notice_id: int, claimed_at: datetime) -> str:
 
 
 # -- unsubscribing ----------------------------------------------------------------------
+
+
+def digest_offered(kind: str) -> bool:
+    """Whether ``kind``'s emails may come in the daily digest instead: the preference it
+    follows offers the digest (the game-over one does not; the digest is not its own)."""
+    name = NOTIFY_FIELDS.get(FOLLOWS.get(kind, kind))
+    field = User._meta.get_field(name) if name is not None else None
+    return isinstance(field, models.Field) and Notify.DIGEST in dict(field.choices or [])
 
 
 def unsubscribe(*, user: User, kind: str) -> list[str]:

@@ -36,11 +36,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         user, kind = tokens.read(token)
     except tokens.BadToken:
         return render(request, "notify/bad_link.html", status=400)
-    # Only these kinds may come as a daily digest instead (the game-over email may not).
-    context = {
-        "kind_words": emails.KIND_WORDS[kind],
-        "has_digest": kind in {"turn", "alarm", "invitation", "table"},
-    }
+    context = {"kind_words": emails.KIND_WORDS[kind], "has_digest": services.digest_offered(kind)}
     if request.method == "POST":
         services.unsubscribe(user=user, kind=kind)
         return render(request, "notify/unsubscribed.html", context)
