@@ -184,13 +184,12 @@ def tournament_start(*, tournament_id: int) -> Tournament:
         entries += _bot_fill(tournament, entries)
         settings = format_settings(tournament)
         too_few = formats.validate(settings, len(entries))
-        if too_few and tournament.status == Tournament.Status.DRAFT:
-            # Cancelling would publish it (a cancelled tournament is listed): a draft stays one.
-            raise TournamentError(
-                "Not enough entrants: " + " ".join(too_few) + " It stays a draft, shown to nobody."
-            )
         if too_few:
-            _cancel(tournament, "Not enough entrants: " + " ".join(too_few))
+            why = "Not enough entrants: " + " ".join(too_few)
+            if tournament.status == Tournament.Status.DRAFT:
+                # Cancelling would publish it (a cancelled tournament is listed): a draft stays one.
+                raise TournamentError(why + " It stays a draft, shown to nobody.")
+            _cancel(tournament, why)
             return tournament
         for seed, entry in enumerate(_seeded(tournament, entries), start=1):
             entry.seed = seed
