@@ -218,6 +218,10 @@ class BadReplayRequest(Exception):
     pass
 
 
+# A replay shows the viewer's own hand at every step while the match runs, and every
+# hand once it is over (a private match's, to its players only): as the match page,
+# never kept by a shared cache nor on the browser's disk. Its frames too.
+@never_cache
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step through a match: any seat's eyes or everything revealed once it is over; the
     viewer's own seat (or a spectator's) up to now while it runs."""
@@ -238,6 +242,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     )
 
 
+@never_cache
 def match_replay_frame(request: HttpRequest, match_id: int) -> HttpResponse:
     """One frame alone, for the replay page's script (the same query string)."""
     try:
@@ -251,6 +256,9 @@ def match_replay_frame(request: HttpRequest, match_id: int) -> HttpResponse:
     return HttpResponse(html)
 
 
+# It shows the finished match's seed, from which every hand can be dealt again: a
+# private match's, to its players only.
+@never_cache
 def match_verify(request: HttpRequest, match_id: int) -> HttpResponse:
     """The fair-deal check of a finished match: its recorded moves replayed on the
     server from the seed it revealed, compared with what it recorded (games/replays.py)."""
