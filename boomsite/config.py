@@ -95,10 +95,11 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in (default if raw is None else raw).split(",") if item.strip()]
 
 
-def env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    """Comma-separated IP addresses (each a network of one) or CIDR networks; empty by default."""
+def env_networks(name: str, default: str = "") -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Comma-separated IP addresses (each a network of one) or CIDR networks; empty by default.
+    Set but empty means none, whatever the default."""
     networks = []
-    for item in env_list(name, ""):
+    for item in env_list(name, default):
         try:
             networks.append(ipaddress.ip_network(item))
         except ValueError as error:
