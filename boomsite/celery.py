@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "boomsite.settings")
 
 app = Celery("boomsite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.worker_init.connect
+def count_task_outcomes(**_: object) -> None:
+    """In a worker (and, by the fork, in its pool's children): count each task's outcome
+    for /metrics. Imported here and not above: every process imports this module
+    (boomsite/__init__.py), the run command's supervisor too, before it has made and
+    emptied its children's PROMETHEUS_MULTIPROC_DIR (boomsite/run.py)."""
+    from boomsite.metrics import count_celery_tasks
+
+    count_celery_tasks()

@@ -3,7 +3,8 @@
 Prepare: migrate (the bot accounts come from a data migration), collect static
 files, and in the embedded mode create the demo admin and print its password once.
 Start: the embedded Redis (embedded mode only), Daphne, a Celery worker and Celery
-beat. Every line they print reaches this terminal prefixed by its process name.
+beat, all writing their metrics to one emptied folder (``prepare_metrics_dir``). Every
+line they print reaches this terminal prefixed by its process name.
 Ctrl-C or SIGTERM stops the children in order (web, beat, worker, then Redis) and
 waits for them; a child that dies on its own stops the rest, and the exit code says so.
 """
@@ -20,7 +21,10 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO
+
+from prometheus_client import multiprocess
 
 from boomsite import config, embedded_redis
 
@@ -86,8 +90,25 @@ class Child:
             say("run", f"{self.name} did not stop in time; killing it")
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+        # What prometheus-client asks when a process ends: its open sockets stop counting
+        # (its counts stay in the totals).
+        multiprocess.mark_process_dead(self.process.pid)
         if self.relay is not None:
             self.relay.join(timeout=2)
+
+
+def prepare_metrics_dir() -> Path:
+    """The folder where every process started here writes its metrics, for one scrape of
+    Daphne to add up (prometheus-client's multiprocess mode: boomsite/metrics.py):
+    PROMETHEUS_MULTIPROC_DIR if set, else var/metrics, passed on to the children. It is
+    emptied first: an earlier run's files would add that run's counts and open sockets
+    to this one's."""
+    path = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR") or config.var_dir() / "metrics")
+    path.mkdir(parents=True, exist_ok=True)
+    for stale in path.glob("*.db"):
+        stale.unlink()
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(path)
+    return path
 
 
 def prepare() -> None:
@@ -136,6 +157,7 @@ def main() -> int:
     listening = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     os.environ.setdefault("SITE_URL", f"http://{listening}:{port}")
     stopping = threading.Event()
+    prepare_metrics_dir()
 
     def request_stop(signum: int, frame: object) -> None:
         stopping.set()

@@ -58,7 +58,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First, so that everything after it sees the client behind TRUSTED_PROXIES.
+    # Outermost, so it counts every answer for /metrics, a view's 500 and the other
+    # middlewares' own answers included (boomsite/metrics.py).
+    "boomsite.metrics.CountResponsesMiddleware",
+    # Next, so that everything after it sees the client behind TRUSTED_PROXIES.
     "boomsite.client_address.ClientAddressMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every HTML response (issue 19, item 10; boomsite/security.py).
@@ -292,6 +295,14 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+
+# -- metrics (issue 30) ----------------------------------------------------------
+# Who may read /metrics (boomsite/metrics.py): the client's address as judged behind
+# TRUSTED_PROXIES, in one of these IP addresses or CIDR networks. Set but empty: nobody.
+METRICS_ALLOWED = config.env_networks("METRICS_ALLOWED", default="127.0.0.1,::1")
+# Prometheus scrapes a Daphne directly, over plain HTTP, as load balancers probe /healthz.
+SECURE_REDIRECT_EXEMPT = [*SECURE_REDIRECT_EXEMPT, r"^metrics$"]
+# -- end of metrics --
 
 LOGGING = {
     "version": 1,

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from boomsite import health, views
+from boomsite import health, metrics, views
 
 # The site's own page for an address nothing answers (with DEBUG off; see boomsite/not_found.py).
 handler404 = "boomsite.views.not_found"
@@ -9,6 +9,8 @@ handler404 = "boomsite.views.not_found"
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    # Prometheus, for the addresses in METRICS_ALLOWED only (boomsite/metrics.py).
+    path("metrics", metrics.serve_metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("", include("games.profiles.urls")),  # /players/<username>/, named "profile"
     path("accounts/", include("accounts.urls")),

@@ -26,7 +26,7 @@ def person_group(user_id: int) -> str:
     return f"me-{user_id}"
 
 
-def send_match_updated(*, match_id: int, ply: int, people: Sequence[int] = ()) -> None:
+def send_match_updated(*, match_id: int, ply: int, committed_at: float, people: Sequence[int] = ()) -> None:
     """Tell every socket on a match that it moved on to ``ply`` (each gets its own view),
     and the own sockets of each of ``people`` that a match of theirs changed (each counts
     again, from the database, the matches waiting for its person: the message says nothing
@@ -34,10 +34,17 @@ def send_match_updated(*, match_id: int, ply: int, people: Sequence[int] = ()) -
     rings the match and each player).
 
     ``ring`` names this one doorbell: the sockets of a process that it reaches share one
-    read of the match for it (``games/live_fragments.py``, ``PicturesByDoorbell``)."""
+    read of the match for it (``games/live_fragments.py``, ``PicturesByDoorbell``).
+    ``committed_at``: when the change committed (``time.time()``), for the push's latency."""
     layer = get_channel_layer()
     assert layer is not None
-    doorbell = {"type": "match.updated", "match_id": match_id, "ply": ply, "ring": secrets.token_hex(8)}
+    doorbell = {
+        "type": "match.updated",
+        "match_id": match_id,
+        "ply": ply,
+        "ring": secrets.token_hex(8),
+        "committed_at": committed_at,
+    }
 
     async def ring() -> None:
         await asyncio.gather(

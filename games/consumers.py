@@ -29,6 +29,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from accounts.sessions import CLOSE_SIGNED_OUT, session_tag, signed_in_user, user_group
+from boomsite import metrics
 from games import presence, selectors, services
 from games.broadcast import match_group, person_group
 from games.errors import ErrorCode
@@ -166,6 +167,7 @@ class MatchConsumer(SiteSocket):
             await self.close(code=CLOSE_TOO_MANY)
             return
         self.counted = True
+        metrics.socket_opened(metrics.SocketKind.MATCH)
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self._is_signed_in():
@@ -187,6 +189,7 @@ class MatchConsumer(SiteSocket):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "counted", False):
             REGISTRY.close(client=self.client, match_id=self.match_id)
+            metrics.socket_closed(metrics.SocketKind.MATCH)
         # Forgotten before the departure is announced, so the announcement's online seats leave it out.
         if hasattr(self, "keep_present"):
             self.keep_present.cancel()
@@ -268,7 +271,11 @@ class MatchConsumer(SiteSocket):
     async def match_updated(self, event: dict[str, Any]) -> None:
         # A ring from a process of an older release has no name: this socket reads alone.
         ring = event.get("ring")
-        await self._send_board(ring=ring if isinstance(ring, str) else None)
+        committed_at = event.get("committed_at")
+        await self._send_board(
+            ring=ring if isinstance(ring, str) else None,
+            committed_at=committed_at if isinstance(committed_at, float) else None,
+        )
 
     async def match_chat(self, event: dict[str, Any]) -> None:
         html = await socket_db(self._chat_html)(event["message_id"])
@@ -333,7 +340,8 @@ class MatchConsumer(SiteSocket):
         with timezone.override(self._viewer_zone()):
             return chat_html(message)
 
-    async def _send_board(self, *, ring: str | None = None) -> None:
+    async def _send_board(self, *, ring: str | None = None, committed_at: float | None = None) -> None:
+        """``committed_at``: the commit a doorbell rang for, from which the push is timed."""
         board = await socket_db(self._board)(ring, REGISTRY.sockets_on(self.match_id))
         if board is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -341,6 +349,8 @@ class MatchConsumer(SiteSocket):
         ply, html = board
         if html is not None:
             await self.send_json({"type": "board", "ply": ply, "html": html})
+            if committed_at is not None:
+                metrics.observe_push(committed_at)
 
     def _presence_name(self) -> str:
         """Who this socket is to the match's others: a player by their seat's name, which a
@@ -395,6 +405,7 @@ class MeConsumer(SiteSocket):
             await self.close(code=CLOSE_TOO_MANY)
             return
         self.counted = True
+        metrics.socket_opened(metrics.SocketKind.PERSONAL)
         self.session_key = self.scope["session"].session_key
         # Joined before the first count is read, so no change falls between the two.
         self.joined = [person_group(self.user.pk), user_group(self.user.pk)]
@@ -405,6 +416,7 @@ class MeConsumer(SiteSocket):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "counted", False):
             REGISTRY.close_personal(client=self.client)
+            metrics.socket_closed(metrics.SocketKind.PERSONAL)
         for group in getattr(self, "joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 

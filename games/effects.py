@@ -3,11 +3,12 @@
 Services decide what happened and call one function here; this module turns it
 into after-commit work: the match group's doorbell, the doorbell of each person at
 the table (their badge of matches waiting for them), a bot's turn, the chat doorbell,
-and the **match-finished announcement**. Nothing is announced that did not happen
-(every callback waits for the commit), and nothing here can undo a write: each
-callback is guarded, so a failure (Redis down, the broker unreachable) is logged
-and the rest still run. Sockets refetch when they reconnect, and a bot turn that
-could not be queued is queued again by the sweep (games/tasks.py).
+a move's count for /metrics, and the **match-finished announcement**. Nothing is
+announced that did not happen (every callback waits for the commit), and nothing
+here can undo a write: each callback is guarded, so a failure (Redis down, the
+broker unreachable) is logged and the rest still run. Sockets refetch when they
+reconnect, and a bot turn that could not be queued is queued again by the sweep
+(games/tasks.py).
 
 Features hear that a match finished by Celery task name, listed in
 ``settings.MATCH_FINISHED_TASKS`` (ratings and tournaments add theirs there): the
@@ -23,6 +24,7 @@ constraint of its own.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -31,6 +33,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from boomsite import metrics
 from boomsite.celery import app as celery_app
 from games.broadcast import send_chat_posted, send_match_updated
 from games.models import Announcement, Match, Seat
@@ -82,6 +85,11 @@ def match_changed(match: Match, *, seats: list[Seat] | None = None, left: User |
         after_commit(_queue_bot_turn, match.pk, match.ply)
 
 
+def move_played(match: Match) -> None:
+    """Count the move for /metrics once it is committed: a move rolled back is none."""
+    after_commit(metrics.count_move, match.game)
+
+
 def chat_posted(*, match_id: int, message_id: int) -> None:
     after_commit(_ring_for_chat, match_id, message_id)
 
@@ -116,7 +124,9 @@ def _bot_owes_a_turn(match: Match, seats: list[Seat] | None) -> bool:
 
 
 def _ring(match_id: int, ply: int, *people: int) -> None:
-    send_match_updated(match_id=match_id, ply=ply, people=people)
+    # The time of the commit, as near as after-commit work knows it: each socket that
+    # sends its board for this doorbell measures the push from it (boomsite/metrics.py).
+    send_match_updated(match_id=match_id, ply=ply, people=people, committed_at=time.time())
 
 
 def _ring_for_chat(match_id: int, message_id: int) -> None:

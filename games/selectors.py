@@ -63,6 +63,12 @@ def announcements_owed(sent_before: datetime) -> list[Announcement]:
     )
 
 
+def announcements_undelivered_count() -> int:
+    """How many match-finished announcements no subscriber has finished yet (read by
+    the partial index ``announcement_owed``): ``/metrics`` shows it at every scrape."""
+    return Announcement.objects.filter(delivered_at__isnull=True).count()
+
+
 @dataclass
 class Access:
     match: Match

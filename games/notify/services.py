@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from accounts.models import NOTIFY_FIELDS, Notify, User
 from accounts.services import user_notification_off
+from boomsite import metrics
 from games import presence
 from games.models import Match, Seat
 from games.notify import emails, selectors
@@ -269,7 +270,14 @@ class _ColumnMoved(Exception):
 
 def deliver(notice: Notice) -> str:
     """Send the email a claimed notice stands for and mark it ``sent``; ``dropped`` when
-    it no longer applies (the turn was played, the person turned the kind off)."""
+    it no longer applies (the turn was played, the person turned the kind off); ``failed``
+    when the mail server refused it (retried later). Each outcome is counted for /metrics."""
+    outcome = _send_or_drop(notice)
+    metrics.count_email(kind=notice.kind, outcome=outcome)
+    return outcome
+
+
+def _send_or_drop(notice: Notice) -> str:
     now = timezone.now()
     message = _email_for(notice, now)
     if isinstance(message, str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from boomsite import metrics
 from games import effects
 from games.bots import choose_action, levels_for
 from games.engine import IllegalAction
@@ -46,6 +48,7 @@ def _parse_action_id(action_id: Any) -> uuid.UUID | None:
         raise MatchError(ErrorCode.BAD_ACTION_ID, "The action id must be a UUID.") from None
 
 
+@metrics.MOVE_SECONDS.time()
 def match_submit_action(
     *, match_id: int, user: User, action: Any, ply: Any, action_id: Any = None
 ) -> SubmitResult:
@@ -102,6 +105,7 @@ def _played_before(match_id: int, user: User, move_id: uuid.UUID | None) -> Subm
     return SubmitResult(ply=earlier.ply + 1, duplicate=True)
 
 
+@metrics.MOVE_SECONDS.time()
 def match_play_for_seat(*, match_id: int, seat_index: int, action: Any, ply: Any) -> SubmitResult:
     """A bot's or the autopilot's move for a seat it plays (bot account, or a resigned player)."""
     ply = _parse_ply(ply)
@@ -118,6 +122,7 @@ def match_play_for_seat(*, match_id: int, seat_index: int, action: Any, ply: Any
 def bot_play_turn(*, match_id: int, ply: int) -> bool:
     """Play the decision a bot seat owes at ``ply``; False when there was nothing (left)
     to do: the match moved on, finished or is gone, or another copy played first."""
+    started = time.perf_counter()
     seat = bot_seat_owing(match_id, ply)
     if seat is None:
         return False
@@ -134,6 +139,7 @@ def bot_play_turn(*, match_id: int, ply: int) -> bool:
         if error.code == "stale_ply":
             return False  # another copy of this task played first
         raise
+    metrics.observe_bot_turn(level=level, seconds=time.perf_counter() - started)
     return True
 
 
@@ -190,4 +196,5 @@ def _play(
     store_state(match, seats, state, mover=seat_index)
     match.save(update_fields=PLAYED_FIELDS)
     effects.match_changed(match, seats=seats)
+    effects.move_played(match)
     return SubmitResult(ply=match.ply)

@@ -14,6 +14,7 @@ import time_machine
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
+from prometheus_client import REGISTRY
 from pytest_django.fixtures import Settings
 
 from accounts.models import Notify, User
@@ -215,6 +216,30 @@ def test_a_claimed_notice_whose_turn_was_played_meanwhile_is_dropped(outbox: Out
         assert sweep() == {"retry dropped": 1}
     assert outbox.mails() == []
     assert Notice.objects.get().note == "the turn is over"
+
+
+def emails_counted(outcome: str) -> float:
+    """``boomsite_emails_total`` of turn emails with ``outcome``, in this process (/metrics)."""
+    return REGISTRY.get_sample_value("boomsite_emails_total", {"kind": "turn", "outcome": outcome}) or 0.0
+
+
+@pytest.mark.django_db
+def test_each_emails_outcome_is_counted_for_the_metrics(outbox: Outbox, clocked: Match) -> None:
+    before = {outcome: emails_counted(outcome) for outcome in ("sent", "dropped")}
+    # A claimed notice whose turn was played before it went: dropped.
+    waiting = seat(clocked, on_turn(clocked))
+    assert waiting.user is not None and waiting.decision_ply is not None
+    Notice.objects.create(
+        user=waiting.user, match=clocked, ply=waiting.decision_ply, kind="turn", claimed_at=timezone.now()
+    )
+    until_turn_passes(clocked)
+    with time_machine.travel(timezone.now() + services.RETRY_AFTER + SECOND, tick=False):
+        assert sweep() == {"retry dropped": 1}
+    assert emails_counted("dropped") == before["dropped"] + 1
+    # The next player's nudge: sent.
+    with time_machine.travel(nudge_time(clocked, on_turn(clocked)) + SECOND, tick=False):
+        assert sweep() == {"turn sent": 1}
+    assert emails_counted("sent") == before["sent"] + 1
 
 
 @pytest.mark.django_db
