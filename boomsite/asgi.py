@@ -7,6 +7,8 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "boomsite.settings")
+# A Daphne's database pool is sized for a web process (boomsite/database.py).
+os.environ.setdefault("BOOMSITE_PROCESS_KIND", "web")
 # Django must be set up before anything imports models (the consumers do).
 django_asgi_app = get_asgi_application()
 

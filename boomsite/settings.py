@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import os
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from boomsite import config
+from boomsite import config, database
 from boomsite.mail import email_settings
 from boomsite.origins import socket_origins
 
@@ -103,25 +102,12 @@ TEMPLATES = [
 ]
 
 # -- database ---------------------------------------------------------------
+# SQLite in the embedded mode; PostgreSQL through a pool of connections per process,
+# sized by the kind of process (boomsite/database.py; README: Scale-out).
 if EMBEDDED:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "db.sqlite3",
-            "OPTIONS": {
-                # WAL lets the web, worker and beat processes read while one writes;
-                # IMMEDIATE takes the write lock at BEGIN, so two writers queue instead
-                # of deadlocking when both upgrade a read lock.
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-            },
-            # A file, not memory: the tests' Daphne and Celery worker processes open it too.
-            "TEST": {"NAME": VAR_DIR / "test-db.sqlite3"},
-        }
-    }
+    DATABASES = {"default": database.sqlite_database(VAR_DIR / "db.sqlite3", VAR_DIR / "test-db.sqlite3")}
 else:
-    DATABASES = {"default": dict(dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60))}
+    DATABASES = {"default": database.url_database(os.environ["DATABASE_URL"], database.process_kind())}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- Redis: channel layer, cache, Celery broker ------------------------------

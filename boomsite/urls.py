@@ -5,6 +5,8 @@ from boomsite import health, metrics, views
 
 # The site's own page for an address nothing answers (with DEBUG off; see boomsite/not_found.py).
 handler404 = "boomsite.views.not_found"
+# A 503 when the database's pool stayed empty too long, the usual 500 otherwise.
+handler500 = "boomsite.views.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -1,8 +1,12 @@
-from django.http import HttpRequest, HttpResponse
+import sys
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views import defaults
 
 from boomsite.security import CONTENT_SECURITY_POLICY
 from games.engine import all_games
+from games.errors import BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, ErrorCode, http_status, is_pool_exhausted
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -15,4 +19,24 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     # A page of the site, not Django's technical one, so it has the site's policy in both
     # modes (with DEBUG on, boomsite/security.py leaves error answers as Django draws them).
     response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    return response
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: Django calls it while handling the exception that escaped a view
+    or a middleware. A wait for a database connection that ran out of time is no fault
+    of the site's code but a moment of overload: a 503 with ``Retry-After`` (JSON for
+    programs under ``/api/``), so that clients and proxies try again. Anything else is
+    the usual 500."""
+    if not is_pool_exhausted(sys.exc_info()[1]):
+        return defaults.server_error(request)
+    status = http_status(ErrorCode.BUSY)
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            {"error": {"code": ErrorCode.BUSY, "message": BUSY_MESSAGE}}, status=status
+        )
+    else:
+        # Plain text: the page's template would need the database (the navigation's counts).
+        response = HttpResponse(f"{BUSY_MESSAGE}\n", content_type="text/plain; charset=utf-8", status=status)
+    response["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
     return response

@@ -26,13 +26,14 @@ from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import OperationalError
 from django.utils import timezone
 
 from accounts.sessions import CLOSE_SIGNED_OUT, session_tag, signed_in_user, user_group
 from boomsite import metrics
 from games import presence, selectors, services
 from games.broadcast import match_group, person_group
-from games.errors import ErrorCode
+from games.errors import BUSY_MESSAGE, ErrorCode, is_pool_exhausted
 from games.inputs import BadInput, parse_json
 from games.live_fragments import DOORBELL_PICTURES, chat_html, read_live_picture
 from games.models import ChatMessage
@@ -69,7 +70,14 @@ class SiteSocket(AsyncJsonWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except OperationalError as error:
+            # Every connection of the process's pool stayed in use too long: the
+            # socket says so and stays open (nothing was written), as HTTP answers 503.
+            if not is_pool_exhausted(error):
+                raise
+            await self._error(ErrorCode.BUSY, BUSY_MESSAGE)
 
     def _start_limits(self) -> None:
         self.tokens = float(BURST)

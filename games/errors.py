@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     BAD_TURN_LIMIT = "bad_turn_limit"
     BAD_VACATION = "bad_vacation"
     BAD_VISIBILITY = "bad_visibility"
+    BUSY = "busy"
     CHAT_CLOSED = "chat_closed"
     EMPTY_MESSAGE = "empty_message"
     GAME_OVER = "game_over"
@@ -64,6 +65,7 @@ class ErrorCode(StrEnum):
 _HTTP_STATUS: dict[str, int] = {
     "action_id_taken": 409,
     "already_seated": 409,
+    "busy": 503,
     "game_over": 409,
     "login_required": 401,
     "match_full": 409,
@@ -96,3 +98,21 @@ class MatchError(Exception):
     def __init__(self, code: str, message: str):
         super().__init__(message)
         self.code = code
+
+
+BUSY_MESSAGE = "The site is busy: every database connection is in use. Try again in a few seconds."
+# Seconds a client is told to wait before trying again after a 503 for want of a connection.
+BUSY_RETRY_AFTER_SECONDS = 5
+
+
+def is_pool_exhausted(error: BaseException | None) -> bool:
+    """Whether ``error`` (Django's OperationalError wraps psycopg's) is a wait for one
+    of the process's pooled database connections that ran out of time
+    (``boomsite/database.py``): overload, answered as ``BUSY``, not a fault of the code."""
+    from psycopg_pool import PoolTimeout  # only PostgreSQL's settings use the pool
+
+    while error is not None:
+        if isinstance(error, PoolTimeout):
+            return True
+        error = error.__cause__
+    return False

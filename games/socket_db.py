@@ -19,6 +19,8 @@ connection, its PRAGMAs, a WAL checkpoint at each close). At most ``THREADS``
 connections per process, then (one more on SQLite: its writer's, below); one is
 closed, as ``close_old_connections`` would, when it broke, when a call left it in a
 transaction, or once it is ``KEEP_SECONDS`` old (or ``CONN_MAX_AGE``, when longer).
+On PostgreSQL the connections come from the process's pool, and go back to it after
+every call instead: the pool keeps them open.
 """
 
 from __future__ import annotations
@@ -91,7 +93,11 @@ def _tidy_connections() -> None:
         # As close_if_unusable_or_obsolete decides, but for the age.
         left_in_transaction = conn.get_autocommit() != conn.settings_dict["AUTOCOMMIT"]
         broken = conn.errors_occurred and not conn.is_usable()
-        if left_in_transaction or broken or (keep is not None and now - since >= keep):
+        # A pooled connection goes back to the process's pool after every call: taking
+        # it again costs microseconds, and a thread holding one idle would starve the
+        # requests of the pool's few (boomsite/database.py).
+        pooled = getattr(conn, "pool", None) is not None
+        if pooled or left_in_transaction or broken or (keep is not None and now - since >= keep):
             conn.close()
             seen.pop(conn.alias, None)
             continue

@@ -97,7 +97,11 @@ def daphne(
     with open(log_path, "wb") as log:
         # The site's address is this process's own: the socket accepts exactly its origin.
         process = subprocess.Popen(
-            command, cwd=ROOT, env={**env, "SITE_URL": site}, stdout=log, stderr=subprocess.STDOUT
+            command,
+            cwd=ROOT,
+            env={**env, "SITE_URL": site, "BOOMSITE_PROCESS_KIND": "web"},
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         try:
             wait_for(
@@ -124,7 +128,9 @@ def celery_worker(
         command += ["--concurrency", str(concurrency)]
     log_path = _log_path(env, f"worker-{name.split('@')[0]}")
     with open(log_path, "wb") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        # A worker's database pool, whatever the tests' own process imported (boomsite/database.py).
+        worker_env = {**env, "BOOMSITE_PROCESS_KIND": "worker"}
+        process = subprocess.Popen(command, cwd=ROOT, env=worker_env, stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_for(
                 lambda: process.poll() is not None or app.control.ping(destination=[name], timeout=0.5),

@@ -51,16 +51,26 @@ def test_the_calls_of_different_sockets_run_at_the_same_time(ann: User) -> None:
 
 
 def test_a_thread_keeps_its_connection_from_one_call_to_the_next(opened: Any) -> None:
-    def where() -> str:
+    """SQLite: each thread keeps its own. PostgreSQL: each call gives its connection back
+    to the process's pool, and the next call takes one of the same few again."""
+
+    def where() -> tuple[str, int | None]:
         User.objects.count()
-        return threading.current_thread().name
+        backend = connection.connection.info.backend_pid if connection.vendor == "postgresql" else None
+        return threading.current_thread().name, backend
 
     async def scenario() -> None:
         await close_connections()
         opened[0] = 0
-        threads = [await socket_db.socket_db(where)() for _ in range(12)]
+        calls = [await socket_db.socket_db(where)() for _ in range(12)]
+        threads = {name for name, _backend in calls}
         assert all(name.startswith("socket-db") for name in threads)
-        assert opened[0] == len(set(threads)) < 12
+        if connection.vendor == "postgresql":
+            backends = {backend for _name, backend in calls}
+            pool_size = connection.settings_dict["OPTIONS"]["pool"]["max_size"]
+            assert len(backends) <= pool_size < 12
+        else:
+            assert opened[0] == len(threads) < 12
 
     run(scenario)
 
