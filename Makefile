@@ -4,13 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 # The browser tests drive Debian's chromium (Playwright's own browser download is not used).
 CHROMIUM := /usr/bin/chromium
+# The production stack's test (tests/deploy/) runs Debian's nginx in front of two Daphnes.
+NGINX := /usr/sbin/nginx
 
 .PHONY: run test lint typecheck check bench vendor clean
 
 run: $(VENV)/.installed-runtime
 	$(BIN)/python -m boomsite.run
 
-test: $(VENV)/.installed-dev $(CHROMIUM)
+test: $(VENV)/.installed-dev $(CHROMIUM) $(NGINX)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
@@ -45,6 +47,10 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(VENV)/.installed
 $(CHROMIUM):
 	@command -v apt-get >/dev/null || { echo "Install chromium (Debian's package) for the browser tests"; exit 1; }
 	$$([ "$$(id -u)" -eq 0 ] || echo sudo) sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'
+
+$(NGINX):
+	@command -v apt-get >/dev/null || { echo "Install nginx (Debian's package) for the deploy tests"; exit 1; }
+	$$([ "$$(id -u)" -eq 0 ] || echo sudo) sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx'
 
 vendor:
 	cd $$(mktemp -d) && npm pack --silent htmx.org@2.0.8 && tar xzf htmx.org-2.0.8.tgz \

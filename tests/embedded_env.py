@@ -21,6 +21,10 @@ _owned_var_dir: Path | None = None
 if not os.environ.get("BOOMSITE_VAR_DIR"):
     _owned_var_dir = ROOT / "var" / "test" / f"run-{os.getpid()}"
     os.environ["BOOMSITE_VAR_DIR"] = str(_owned_var_dir)
+# The tests' own process serves requests and sockets in-process, as a Daphne does: its
+# database pool is a web process's (boomsite/database.py). The Daphnes and workers the
+# tests start say their own kind (tests/processes.py).
+os.environ.setdefault("BOOMSITE_PROCESS_KIND", "web")
 # WhiteNoise warns about a missing STATIC_ROOT; the tests serve static files from finders.
 (Path(os.environ["BOOMSITE_VAR_DIR"]) / "static").mkdir(parents=True, exist_ok=True)
 

@@ -86,20 +86,25 @@ def frozen_once(process: subprocess.Popen[bytes], check: Callable[[], bool]) -> 
 
 @contextmanager
 def daphne(
-    env: dict[str, str], port: int | None = None, argv: Sequence[str] | None = None
+    env: dict[str, str],
+    port: int | None = None,
+    argv: Sequence[str] | None = None,
+    *,
+    site_url: str | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """A Daphne serving the site on ``port`` (a free one by default); yields its base URL
-    and process. ``argv`` runs another command line that serves that port (``make run``'s)."""
+    and process. ``argv`` runs another command line that serves that port (``make run``'s);
+    ``site_url`` is the site's public address when a proxy stands in front (its own else)."""
     port = port or free_port()
     site = f"http://127.0.0.1:{port}"
     command = list(argv) if argv else [*DAPHNE, "-p", str(port), "boomsite.asgi:application"]
     log_path = _log_path(env, f"daphne-{port}")
     with open(log_path, "wb") as log:
-        # The site's address is this process's own: the socket accepts exactly its origin.
+        # The site's address (this process's own by default): the socket accepts exactly its origin.
         process = subprocess.Popen(
             command,
             cwd=ROOT,
-            env={**env, "SITE_URL": site, "BOOMSITE_PROCESS_KIND": "web"},
+            env={**env, "SITE_URL": site_url or site, "BOOMSITE_PROCESS_KIND": "web"},
             stdout=log,
             stderr=subprocess.STDOUT,
         )
