@@ -17,6 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import OriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from boomsite.busy_sockets import BusySocketMiddleware  # noqa: E402
 from boomsite.client_address import ClientAddressASGIMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
@@ -26,9 +27,13 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Exactly the site's own origins, scheme and port included (boomsite/origins.py).
         # The client behind TRUSTED_PROXIES in scope["client"], as HTTP has it in REMOTE_ADDR.
+        # A handshake that finds the database pool empty is closed with 4503, try again
+        # later (boomsite/busy_sockets.py), not refused as a server error.
         "websocket": ClientAddressASGIMiddleware(
             OriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns + tournament_sockets)),
+                BusySocketMiddleware(
+                    AuthMiddlewareStack(URLRouter(websocket_urlpatterns + tournament_sockets))
+                ),
                 settings.SOCKET_ALLOWED_ORIGINS,
             )
         ),

@@ -75,7 +75,9 @@ class SiteSocket(AsyncJsonWebsocketConsumer):
         except OperationalError as error:
             # Every connection of the process's pool stayed in use too long: the
             # socket says so and stays open (nothing was written), as HTTP answers 503.
-            if not is_pool_exhausted(error):
+            # While it connects, it is closed to try again later instead
+            # (boomsite/busy_sockets.py, around every socket).
+            if not is_pool_exhausted(error) or message["type"] == "websocket.connect":
                 raise
             await self._error(ErrorCode.BUSY, BUSY_MESSAGE)
 

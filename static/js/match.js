@@ -153,6 +153,10 @@
         setStatus("You are signed out here: reload the page to go on.");
         return;
       }
+      if (event.code === 4503) {
+        // The server is busy (its database connections all in use): wait longer first.
+        retry = Math.max(retry, 5000);
+      }
       setStatus("Reconnecting…");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 10000);

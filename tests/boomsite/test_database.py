@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 from django.test import Client
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
@@ -276,8 +277,9 @@ def receive_kind(socket: ClientConnection, kind: str) -> dict[str, Any]:
 def test_an_empty_pool_answers_503_then_serves_again(site_env: dict[str, str]) -> None:
     """A pool of one connection, held by a move waiting on the match's row lock (which
     this test holds): a page and the API wait their 0.5 s and answer 503 with
-    Retry-After (the API in JSON), the socket says ``busy`` and stays open, and once the
-    lock goes everything is served again and the move is played once."""
+    Retry-After (the API in JSON), an open socket says ``busy`` and stays open, a new
+    one is closed with 4503 (try again later), and once the lock goes everything is
+    served again and the move is played once."""
     (player,) = make_players(1)
     api = {"Authorization": f"Bearer {player.token}"}
     with pooled_daphne(site_env, DATABASE_POOL_WEB="1", DATABASE_POOL_TIMEOUT="0.5") as (site, application):
@@ -306,6 +308,11 @@ def test_an_empty_pool_answers_503_then_serves_again(site_env: dict[str, str]) -
                 assert page_status == 503 and "busy" in page
                 socket.send(json.dumps({"type": "refresh"}))
                 assert receive_kind(socket, "error")["code"] == "busy"
+                # A new socket's handshake needs the session: closed with "try again later".
+                with match_socket(site, player.match_id, player.cookie) as newcomer:
+                    with pytest.raises(ConnectionClosed) as closed:
+                        newcomer.recv(timeout=20)
+                    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4503
             assert played.result(timeout=30)[0] == 201
             socket.send(json.dumps({"type": "refresh"}))
             assert receive_kind(socket, "board")
