@@ -52,8 +52,12 @@ class Server:
 
 
 @contextmanager
-def daphne(application: str, env: dict[str, str], log_dir: Path) -> Iterator[Server]:
-    """A Daphne serving ``application`` on a free port, as ``make run`` starts the site's."""
+def daphne(
+    application: str, env: dict[str, str], log_dir: Path, *, site_url: str | None = None
+) -> Iterator[Server]:
+    """A Daphne serving ``application`` on a free port, as ``make run`` starts the site's.
+    Its SITE_URL is its own address, or ``site_url`` (one public address for several
+    processes, as behind a proxy)."""
     port = free_port()
     log_path = log_dir / f"daphne-{port}.log"
     command = [
@@ -68,9 +72,9 @@ def daphne(application: str, env: dict[str, str], log_dir: Path) -> Iterator[Ser
         application,
     ]
     with open(log_path, "wb") as output:
-        # The socket accepts exactly the site's own origin: this process's address.
+        # The socket accepts exactly the site's own origin: this process's address, or site_url.
         process = subprocess.Popen(
-            command, cwd=ROOT, env={**env, "SITE_URL": f"http://127.0.0.1:{port}"},
+            command, cwd=ROOT, env={**env, "SITE_URL": site_url or f"http://127.0.0.1:{port}"},
             stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )  # fmt: skip
     try:
@@ -104,11 +108,11 @@ def _with_database(url: str, name: str) -> str:
 
 
 @contextmanager
-def throwaway_postgres(url: str) -> Iterator[str]:
-    """A new database ``bench_ws_<random>`` on the server of ``url``; its URL. Dropped at the end."""
+def throwaway_postgres(url: str, prefix: str = "bench_ws") -> Iterator[str]:
+    """A new database ``<prefix>_<random>`` on the server of ``url``; its URL. Dropped at the end."""
     import psycopg
 
-    name = f"bench_ws_{secrets.token_hex(4)}"
+    name = f"{prefix}_{secrets.token_hex(4)}"
     with psycopg.connect(url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:
