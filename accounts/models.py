@@ -102,6 +102,9 @@ class User(AbstractUser):
                 name="notification_preferences_valid",
             ),
         ]
+        # The bot accounts, a handful among every person's: read every few seconds by
+        # the bots' recovery sweep, found here without reading every account.
+        indexes = [models.Index(fields=["id"], condition=models.Q(is_bot=True), name="user_bots")]
 
     def __str__(self) -> str:
         return self.public_name

@@ -162,12 +162,26 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 1,
 }
 CELERY_TIMEZONE = "UTC"
-# A bot turn whose task was lost (a dead worker, a broker restart) is queued again
-# by this sweep once it has waited BOT_TURN_STALE_SECONDS.
-BOT_TURN_STALE_SECONDS = 30
+# -- recovery: the work of a dead worker (issue 30; docs/site.md, "A dead worker's work") --
+# A pool process that dies has its task rejected and handed out again at once (above).
+# A worker killed whole acknowledges nothing: its tasks wait in Redis's unacked set for
+# the visibility timeout, and kombu restores a message by the age of its delivery,
+# whether or not its task still runs. At 10 s (measured: the bot's move 11.6 s after the
+# kill) every task running or reserved longer (a review chunk behind another, a round
+# of 1,024 entrants, a clock sweep) would run twice at once, so it stays an hour and
+# the database finds the work: every RECOVERY_SWEEP_SECONDS a bot turn queued
+# BOT_TURN_STALE_SECONDS ago and still waiting is queued again (once per that interval),
+# and an undelivered announcement is sent again ANNOUNCEMENT_RETRY_SECONDS after its
+# first send, then after twice as long each time, up to ANNOUNCEMENT_RETRY_MAX_SECONDS.
+# Picked up at most 15 s after a death (measured: 11 to 14 s), once by the database's
+# constraints; a sweep with nothing to do is one indexed query.
+RECOVERY_SWEEP_SECONDS = 5
+BOT_TURN_STALE_SECONDS = 10
+ANNOUNCEMENT_RETRY_SECONDS = 10
+ANNOUNCEMENT_RETRY_MAX_SECONDS = 120
 # Celery tasks told, by name, that a match finished (games/effects.py): each gets the
 # match id after the commit that finished it, from an outbox row written with it, and
-# again every ANNOUNCEMENT_RETRY_SECONDS until it marks the row delivered. Features add
+# again by the recovery sweep until it marks the row delivered. Features add
 # their entry here, so the core never imports them (ratings and tournaments will).
 MATCH_FINISHED_TASKS: list[str] = [
     "games.notify.tasks.match_finished",  # the "match over" emails
@@ -184,10 +198,12 @@ MATCH_NOTES: list[str] = [
 CLOCK_SWEEP_SECONDS = config.env_int("CLOCK_SWEEP_SECONDS", 15)
 NUDGE_GRACE_SECONDS = config.env_int("NUDGE_GRACE_SECONDS", 600)
 VACATION_DAYS_PER_YEAR = config.env_int("VACATION_DAYS_PER_YEAR", 14)
-ANNOUNCEMENT_RETRY_SECONDS = 120
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "sweep-bot-turns": {"task": "games.tasks.sweep_bot_turns", "schedule": 30.0},
-    "resend-announcements": {"task": "games.tasks.resend_announcements", "schedule": 60.0},
+    "sweep-bot-turns": {"task": "games.tasks.sweep_bot_turns", "schedule": float(RECOVERY_SWEEP_SECONDS)},
+    "resend-announcements": {
+        "task": "games.tasks.resend_announcements",
+        "schedule": float(RECOVERY_SWEEP_SECONDS),
+    },
     "sweep-clocks": {"task": "games.tasks.sweep_clocks", "schedule": float(CLOCK_SWEEP_SECONDS)},
     # Nudges, alarms, invitations and digests that fell due (games/notify/services.py).
     "sweep-notices": {"task": "games.notify.tasks.sweep_notices", "schedule": float(CLOCK_SWEEP_SECONDS)},

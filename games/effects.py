@@ -103,6 +103,11 @@ def match_finished(match: Match) -> None:
         after_commit(_send_announcement, name, match.pk)
 
 
+def bot_turn_again(match_id: int, ply: int) -> None:
+    """Queue a waiting bot turn once more (the recovery sweep's: its task was lost)."""
+    after_commit(_queue_bot_turn, match_id, ply)
+
+
 def announce_again(announcement: Announcement) -> None:
     """Send an undelivered announcement once more (the sweep's resend)."""
     after_commit(_send_announcement, announcement.task_name, announcement.match_id)

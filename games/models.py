@@ -119,6 +119,11 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # When the recovery sweep last queued this match's waiting bot turn again (its task
+    # died with a worker, or waits behind a backlog): a turn is queued again only once
+    # it has waited BOT_TURN_STALE_SECONDS since the later of this and ``updated_at``
+    # (games/tasks.py), so a backlog gets one copy of a turn per interval, not one a sweep.
+    bot_requeued_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The engine's result ({"scores", "ranks", "won"?}) or, for a match ended by
     # resignations, {"ranks", "resigned"}. Null until the match is over.
     result = models.JSONField(null=True, blank=True)
@@ -214,7 +219,16 @@ class Seat(models.Model):
     class Meta:
         ordering = ["index"]
         constraints = [models.UniqueConstraint(fields=["match", "index"], name="one_seat_per_index")]
-        indexes = [models.Index(fields=["user", "owes_decision"])]
+        indexes = [
+            models.Index(fields=["user", "owes_decision"]),
+            # The recovery sweep's autopilot seats that owe a decision (games/selectors.py:
+            # bot_turns_waiting_since): a handful, found without reading every seat.
+            models.Index(
+                fields=["match"],
+                condition=models.Q(owes_decision=True, resigned_at__isnull=False),
+                name="seat_autopilot_owes",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.index + 1}"

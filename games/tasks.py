@@ -3,9 +3,13 @@
 A bot task is queued (after commit, games/effects.py) for a (match, ply). It is
 idempotent: if the match has moved past that ply, or no bot seat owes a decision
 there, the service does nothing; if two copies race, the service's ply check lets
-exactly one move in. Tasks are acknowledged late and rejected when their worker dies
-(settings), and ``sweep_bot_turns`` re-queues any bot turn left waiting, so a lost
-task delays a bot but never stalls a match.
+exactly one move in. Tasks are acknowledged late and rejected when their pool process
+dies (settings), so the broker hands such a task out again at once. A task whose whole
+worker died stays unacknowledged in Redis for the visibility timeout (an hour), so the
+two recovery sweeps find that work from the database instead, every
+``RECOVERY_SWEEP_SECONDS``: ``sweep_bot_turns`` queues again a bot turn left waiting,
+``resend_announcements`` an undelivered announcement (settings: why not a short
+visibility timeout). A lost task delays a bot or a feature by seconds, never stalls a match.
 
 The services are imported inside the tasks, and games/effects.py queues ``bot_play``
 by its name: nothing that the services import imports this module, so games/ has no
@@ -16,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -32,16 +35,23 @@ def bot_play(match_id: int, ply: int) -> bool:
     return bot_play_turn(match_id=match_id, ply=ply)
 
 
+# What one recovery sweep sends at most, of each kind. A dead worker leaves no more
+# tasks than it had pool processes (each holds one: prefetch multiplier 1), so more
+# than that waiting is a backlog or a broker outage, where every copy sent is one more
+# message in the queue; at this bound the copies cost the workers a few queries a
+# second, and 1,200 lost tasks a minute are sent again after an outage.
+RECOVERY_LIMIT = 100
+
+
 @shared_task
 def sweep_bot_turns() -> int:
-    """Queue again every bot turn that has waited too long (its task was lost)."""
-    from games.selectors import bot_turns_waiting_since
+    """Queue again every bot turn that has waited too long since it was queued (its
+    task was lost: a dead worker, a broker outage; or it waits behind a backlog)."""
+    from games.services import bot_turns_queue_again
 
-    stale_before = timezone.now() - timedelta(seconds=settings.BOT_TURN_STALE_SECONDS)
-    count = 0
-    for match_id, ply in bot_turns_waiting_since(stale_before):
-        bot_play.delay(match_id, ply)
-        count += 1
+    count = bot_turns_queue_again(
+        now=timezone.now(), waited_seconds=settings.BOT_TURN_STALE_SECONDS, limit=RECOVERY_LIMIT
+    )
     if count:
         logger.info("re-queued %d waiting bot turn(s)", count)
     return count
@@ -50,12 +60,17 @@ def sweep_bot_turns() -> int:
 @shared_task
 def resend_announcements() -> int:
     """Send again every match-finished announcement still undelivered a while after its
-    last send (the broker was down, a process died after the commit, a subscriber failed)."""
+    last send (a worker died with it, the broker was down, a process died after the
+    commit, a subscriber failed or is still at work)."""
     from games.effects import announce_again
     from games.selectors import announcements_owed
 
-    sent_before = timezone.now() - timedelta(seconds=settings.ANNOUNCEMENT_RETRY_SECONDS)
-    owed = announcements_owed(sent_before)
+    owed = announcements_owed(
+        timezone.now(),
+        first_retry=settings.ANNOUNCEMENT_RETRY_SECONDS,
+        longest_retry=settings.ANNOUNCEMENT_RETRY_MAX_SECONDS,
+        limit=RECOVERY_LIMIT,
+    )
     for announcement in owed:
         announce_again(announcement)
     if owed:

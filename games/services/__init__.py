@@ -32,6 +32,7 @@ from games.services.matches import (
 from games.services.moves import (
     SubmitResult,
     bot_play_turn,
+    bot_turns_queue_again,
     match_play_for_seat,
     match_submit_action,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "announcement_delivered",
     "bot_account",
     "bot_play_turn",
+    "bot_turns_queue_again",
     "chat_post",
     "match_create",
     "match_create_seated",

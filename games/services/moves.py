@@ -7,6 +7,7 @@ import secrets
 import time
 import uuid
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -19,7 +20,7 @@ from games.engine import IllegalAction
 from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
 from games.models import Match, Move, Seat
-from games.selectors import bot_seat_owing
+from games.selectors import bot_seat_owing, bot_turns_waiting_since
 from games.services.common import autopilot_level
 from games.services.decisions import made_on_current_picture
 from games.services.endings import store_state
@@ -141,6 +142,24 @@ def bot_play_turn(*, match_id: int, ply: int) -> bool:
         raise
     metrics.observe_bot_turn(level=level, seconds=time.perf_counter() - started)
     return True
+
+
+def bot_turns_queue_again(*, now: datetime, waited_seconds: float, limit: int) -> int:
+    """Queue again each bot turn last queued more than ``waited_seconds`` before ``now``
+    (its task died with its worker, was lost with the broker, or waits behind a backlog),
+    the longest waiting first, at most ``limit``; how many were queued.
+
+    Each is stamped (``Match.bot_requeued_at``) before it is sent, in its own short
+    update and only while the match still waits at that ply, so a turn played meanwhile
+    is not queued and a waiting one is queued once per ``waited_seconds``, however often
+    the sweep runs. A copy that finds its turn played does nothing (``bot_play_turn``)."""
+    queued = 0
+    for match_id, ply in bot_turns_waiting_since(now - timedelta(seconds=waited_seconds), limit=limit):
+        still_waiting = Match.objects.filter(pk=match_id, ply=ply, status=Match.Status.RUNNING)
+        if still_waiting.update(bot_requeued_at=now):
+            effects.bot_turn_again(match_id, ply)
+            queued += 1
+    return queued
 
 
 def play_for_timed_out_seat(match: Match, seat_index: int, action: Any) -> SubmitResult:
