@@ -67,12 +67,14 @@ def test_a_bot_turn_is_idempotent_and_the_sweep_requeues_a_lost_one(
     # A bot turn whose task was lost: the match waits, with no task queued for it...
     from celery import current_app
 
-    current_app.control.cancel_consumer("celery", destination=[celery_worker_process])
+    # Waiting for the worker's answer: a cancel still on its way let the worker take the
+    # task, and the sweep then rightly found the turn played (it queues only a waiting one).
+    assert current_app.control.cancel_consumer("celery", destination=[celery_worker_process], reply=True)
     try:
         stuck = bot_table(organiser, "read-and-grab", 2)
         current_app.control.purge()
     finally:
-        current_app.control.add_consumer("celery", destination=[celery_worker_process])
+        current_app.control.add_consumer("celery", destination=[celery_worker_process], reply=True)
     stuck.refresh_from_db()
     assert stuck.ply == 0
     # ...is found by the sweep once it has waited long enough, and played on to the end.
