@@ -226,6 +226,8 @@ class Record:
     refusals: Counter[str] = field(default_factory=Counter)
     reused_ids: list[str] = field(default_factory=list)  # boards offering an action id sent before
     stale_tabs: list[str] = field(default_factory=list)  # open tabs left behind their match's ply at the end
+    stuck: list[str] = field(default_factory=list)  # live matches where nobody had a board to move on
+    reloads: int = 0  # pages asked again after a minute without the board they waited for
     lost: int = 0  # moves never settled
     opponent_ms: list[float] = field(default_factory=list)
     watcher_ms: list[float] = field(default_factory=list)
@@ -390,10 +392,17 @@ class Tab:
         # presence, online, chat, pong: nothing a player waits for
 
     def moves(self) -> list[dict[str, Any]]:
-        """What this tab's page could send now: its board's act-forms, if it is the latest."""
+        """What this tab's page could send now: its board's act-forms, if it is the latest,
+        less the buttons already pressed (the page disables a form once it is sent)."""
         if self.seat is None or self.ply < self.slot.latest or self.match_id != self.slot.match_id:
             return []
-        return act_forms(self.html)
+        return [form for form in act_forms(self.html) if form["action_id"] not in self.world.record.moves]
+
+    async def reload(self) -> None:
+        """What a person does with a page that has not changed for a minute: ask again
+        (the socket answers ``refresh`` with the board as it is now)."""
+        self.world.record.reloads += 1
+        await self.send({"type": "refresh"})
 
 
 async def wait_for(slot: Slot, condition: Callable[[], bool], deadline: float) -> bool:
@@ -468,6 +477,9 @@ async def make_move(world: World, slot: Slot, tab: Tab, message: dict[str, Any],
             f"match {slot.match_id} ({slot.kind}): a move at ply {move.ply}: no {' nor '.join(missing)} "
             f"within {SETTLE_SECONDS:.0f} s (tabs at plies {[tab.ply for tab in slot.tabs]})"
         )
+        for behind in [tab, *(other for other in slot.tabs if other is not tab)]:
+            if behind.ply <= move.ply:
+                await behind.reload()
     elif move.refused is not None:
         await tab.send({"type": "refresh"})  # as the page does after an error
     return move
@@ -485,8 +497,18 @@ async def play_live(world: World, slot: Slot, interval: float, end: float) -> No
             await replace_match(world, slot)
             due = time.monotonic() + slot.rng.uniform(0, interval)
             continue
-        if not await wait_for(slot, lambda: bool(_choices(slot)) or slot.finished, end):
-            return
+        waited_until = min(end, time.monotonic() + SETTLE_SECONDS)
+        if not await wait_for(slot, lambda: bool(_choices(slot)) or slot.finished, waited_until):
+            if time.monotonic() >= end:
+                return
+            # Nothing to play for a minute: a push went missing (the board stayed), so
+            # the players reload their pages, as people would.
+            world.record.stuck.append(
+                f"match {slot.match_id} ({slot.kind}): no board to move on for a minute"
+            )
+            for tab in slot.tabs:
+                await tab.reload()
+            continue
         choices = _choices(slot)
         if not choices:
             continue  # over: replaced above

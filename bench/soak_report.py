@@ -410,10 +410,11 @@ def report(conditions: dict[str, Any], world: World, sampler: Sampler, checks: C
         f"{len(mail.unexpected)} without a notice; \"match over\" {mail.game_over_received}/{mail.game_over_owed} owed",
         mail.ok,
     ))  # fmt: skip
-    socket_ok = not record.errors and not record.open_failures and not record.stale_tabs
+    socket_ok = not record.errors and not record.open_failures and not record.stale_tabs and not record.stuck
     verdicts.append((
         "sockets: every board delivered, none refused or closed by the server",
         f"{record.opened:,} opened, {len(record.open_failures)} failed, {len(record.errors)} errors; "
+        f"{record.reloads} pages reloaded after a minute without their board; "
         f"{len(record.stale_tabs)} of the {conditions['sockets']:,} left behind their match's ply at the end",
         socket_ok,
     ))  # fmt: skip
@@ -433,6 +434,13 @@ def report(conditions: dict[str, Any], world: World, sampler: Sampler, checks: C
             values = " | ".join(_mb(sample.rss.get(role)) for sample in marks)
             shown = growth.get(role)
             lines.append(f"| {_role_name(role)} | {values} | {'-' if shown is None else f'{shown:+.1%}'} |")
+        for role in roles:
+            if role.startswith("daphne"):
+                values = " | ".join(_mb(sample.anon.get(role)) for sample in marks)
+                anon_growth = _growth(
+                    base.anon.get(role) if base else None, last.anon.get(role) if last else None
+                )
+                lines.append(f"| {_role_name(role)}, anonymous (heap) only | {values} | {anon_growth} |")
         used = " | ".join(_mb(sample.redis_used) for sample in marks)
         lines.append(
             f"| Redis used_memory (whole server) | {used} | {_growth(base.redis_used if base else None, last.redis_used if last else None)} |"
@@ -503,7 +511,7 @@ def report(conditions: dict[str, Any], world: World, sampler: Sampler, checks: C
         ("emails without a notice", mail.unexpected), ("emails unread", mail.unread),
         ("\"match over\" missing", mail.game_over_missing), ("\"match over\" unwanted", mail.game_over_unwanted),
         ("socket errors", record.errors), ("sockets not opened", record.open_failures),
-        ("tabs left behind", record.stale_tabs),
+        ("tabs left behind", record.stale_tabs), ("matches stuck", record.stuck),
         *((f"log {name}", logged_lines) for name, logged_lines in checks.logs.items()),
     ]  # fmt: skip
     listed = [(name, items) for name, items in problems if items]

@@ -231,6 +231,7 @@ def pool_max(settings: dict[str, Any]) -> int | None:
 class Sample:
     t: float  # seconds since the soak began
     rss: dict[str, int]  # role -> bytes
+    anon: dict[str, int]  # role -> bytes of it that are the process's own (heap), not mapped files
     cpu: dict[str, float]  # role -> user + system seconds so far
     connections: dict[str, int]  # application (the process's PGAPPNAME, less "soak-") -> connections
     by_process: dict[str, int]  # role -> connections, matched by client port (a short one may be missed)
@@ -339,12 +340,13 @@ class Sampler:
     def _sample(self, database: Any, own_pid: int | None, clients: dict[int, Any]) -> Sample:
         t = time.monotonic() - self.started
         processes = self.roles.resolve()
-        rss, cpu = {}, {}
+        rss, anon, cpu = {}, {}, {}
         for role, process in processes.items():
             with process.oneshot():
                 rss[role] = process.memory_info().rss
                 times = process.cpu_times()
                 cpu[role] = times.user + times.system
+            anon[role] = _rss_anon(process.pid)
         # The processes' connections looked at before and after the server's list, so
         # that one opened or closed meanwhile is still known by its port.
         ports = self._postgres_ports(processes)
@@ -374,9 +376,19 @@ class Sampler:
             with suppress(psutil.NoSuchProcess):
                 redis_cpu = _cpu_seconds(psutil.Process(self.redis_pid))
         return Sample(
-            t, rss, cpu, dict(connections), dict(by_process), dict(states), used, keys, os.getloadavg(),
+            t, rss, anon, cpu, dict(connections), dict(by_process), dict(states), used, keys, os.getloadavg(),
             busy, sum(self.backend_cpu.values()), redis_cpu,
         )  # fmt: skip
+
+
+def _rss_anon(pid: int) -> int:
+    """RssAnon of ``/proc/<pid>/status``: resident memory less mapped files (the code, and
+    the metrics files of PROMETHEUS_MULTIPROC_DIR) and shared memory."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("RssAnon:"):
+                return int(line.split()[1]) * 1024
+    return 0
 
 
 def _cpu_seconds(process: psutil.Process) -> float:
