@@ -51,6 +51,27 @@ def take_a_turn(page: Any, rng: random.Random) -> None:
         ) from None
 
 
+def turns_seen_live(pages: dict[str, Any], rng: random.Random, *, tries: int) -> int:
+    """Two people's pages take turns (``tries`` rounds at most, each one move by whoever
+    may move): after each move, the other's board moves on by itself. How many moves
+    the other page saw so."""
+    seen_by_other = 0
+    for _ in range(tries):
+        for name, page in pages.items():
+            other = next(page for other_name, page in pages.items() if other_name != name)
+            if page.evaluate(PAGE_STATE) != "turn":
+                continue
+            before = live_ply(other)
+            take_a_turn(page, rng)
+            other.wait_for_function(
+                f"() => parseInt(document.getElementById('match-live').dataset.ply, 10) > {before}",
+                timeout=15_000,
+            )
+            seen_by_other += 1
+            break
+    return seen_by_other
+
+
 def off_the_event_loop(work: Callable[[], T]) -> T:
     """Run ``work`` in a thread of its own. After a commit the services ring the match's
     doorbell with async_to_sync, which refuses to run in this thread, where Playwright's

@@ -16,7 +16,14 @@ from accounts.models import User
 from games.engine import all_games, get
 from games.models import Match, Move
 from games.services import SeatRequest, match_create, match_join
-from tests.browser.helpers import PAGE_STATE, live_ply, log_in, off_the_event_loop, take_a_turn
+from tests.browser.helpers import (
+    PAGE_STATE,
+    live_ply,
+    log_in,
+    off_the_event_loop,
+    take_a_turn,
+    turns_seen_live,
+)
 from tests.conftest import ensure_bot_accounts, wait_for
 from tests.mail import body_of
 
@@ -123,22 +130,8 @@ def test_two_people_sign_up_and_see_each_others_moves_live(live_site: str, brows
         page.wait_for_selector("#match-page[data-connected='yes']")
         page.evaluate("window.__loadedOnce = true")  # gone if the page ever reloads
 
-    rng = random.Random(5)
-    seen_by_other = 0
-    for _ in range(8):
-        for name, page in pages.items():
-            other = pages["bob" if name == "ann" else "ann"]
-            if page.evaluate(PAGE_STATE) != "turn":
-                continue
-            before = live_ply(other)
-            take_a_turn(page, rng)
-            # The other player's board moves on by itself.
-            other.wait_for_function(
-                f"() => parseInt(document.getElementById('match-live').dataset.ply, 10) > {before}",
-                timeout=15_000,
-            )
-            seen_by_other += 1
-            break
+    # Each move: the other player's board moves on by itself.
+    seen_by_other = turns_seen_live(pages, random.Random(5), tries=8)
     assert seen_by_other >= 6
     for page in pages.values():
         assert page.evaluate("window.__loadedOnce") is True, "the page was never reloaded"

@@ -35,7 +35,7 @@ from websockets.typing import Origin
 
 from accounts.models import User
 from games.services import SeatRequest, match_create, match_join
-from tests.browser.helpers import PAGE_STATE, live_ply, log_in, off_the_event_loop, take_a_turn
+from tests.browser.helpers import log_in, off_the_event_loop, turns_seen_live
 from tests.conftest import ROOT, ensure_bot_accounts, wait_for
 from tests.processes import accepts, daphne, free_port, stop
 
@@ -290,24 +290,8 @@ def test_two_browsers_play_live_with_their_sockets_on_different_daphnes(stack: S
                  what="Bob's socket to close")  # fmt: skip
     assert on_each == [1.0, 1.0], f"the two match sockets were never on different Daphnes: {on_each}"
 
-    rng = random.Random(7)
-    seen_by_other = 0
-    for _ in range(12):
-        for name, page in pages.items():
-            other = pages["bob" if name == "ann" else "ann"]
-            if page.evaluate(PAGE_STATE) != "turn":
-                continue
-            before = live_ply(other)
-            take_a_turn(page, rng)
-            # The other player's board moves on by itself, pushed from the other Daphne.
-            other.wait_for_function(
-                f"() => parseInt(document.getElementById('match-live').dataset.ply, 10) > {before}",
-                timeout=15_000,
-            )
-            seen_by_other += 1
-            break
-        if seen_by_other >= 6:
-            break
+    # Each move: the other player's board moves on by itself, pushed from the other Daphne.
+    seen_by_other = turns_seen_live(pages, random.Random(7), tries=8)
     assert seen_by_other >= 6
     for page in pages.values():
         page.context.close()
