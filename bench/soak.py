@@ -75,7 +75,15 @@ from bench.soak_players import (
     scrape_metrics,
     start_match,
 )
-from bench.soak_report import Checks, check_mail, check_moves, report, scan_logs
+from bench.soak_report import (
+    Checks,
+    baseline_seconds,
+    check_mail,
+    check_moves,
+    memory_growth_by_line,
+    report,
+    scan_logs,
+)
 from bench.soak_stack import (
     APPLICATION_PREFIX,
     Roles,
@@ -118,6 +126,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--redis-db", type=int, default=12, help="channel layer and broker (flushed)")
     parser.add_argument("--cache-db", type=int, default=13, help="cache and presence (flushed)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--trace-memory", action="store_true",
+        help="run the Daphnes under tracemalloc and report where their memory grew (a diagnosis: "
+        "tracing costs memory and CPU of its own)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.minutes <= 0 or args.matches < 4 or args.rate <= 0:
         parser.error("--minutes and --rate must be positive, --matches at least 4")
@@ -251,11 +264,14 @@ def run(
     connections.close_all()
     pools = pool_settings(env)
     load_before = os.getloadavg()
+    application = "boomsite.asgi:application"
+    if args.trace_memory:
+        application = "bench.soak_traced_asgi:application"
+        env = {**env, "SOAK_TRACE_DIR": str(var_dir / "traces")}
+        (var_dir / "traces").mkdir()
     # Each process names itself to PostgreSQL (libpq's PGAPPNAME), for pg_stat_activity.
     servers: list[Server] = [
-        stack.enter_context(
-            daphne("boomsite.asgi:application", named(env, f"daphne-{number}"), var_dir, site_url=SITE_URL)
-        )
+        stack.enter_context(daphne(application, named(env, f"daphne-{number}"), var_dir, site_url=SITE_URL))
         for number in (1, 2)
     ]
     worker = stack.enter_context(celery_worker(named(env, "worker"), var_dir, concurrency=2))
@@ -268,6 +284,7 @@ def run(
         database_url, urlsplit(database_url).path.lstrip("/"), args.redis, [args.redis_db, args.cache_db],
     )  # fmt: skip
     started_at = datetime.now(UTC)
+    soak_started = time.time()  # near enough: the sockets open first, in under a minute
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="soak-db") as database:
         world = asyncio.run(soak(args, servers, slots, database, mailbox, sampler))
         database.submit(connections.close_all).result()
@@ -301,6 +318,10 @@ def run(
         "pool_env": {name: value for name, value in os.environ.items() if name.startswith("DATABASE_POOL")},
     }
     text, passed = report(conditions, world, sampler, checks)
+    if args.trace_memory:
+        text += "\n\n" + memory_growth_by_line(
+            var_dir / "traces", soak_started + baseline_seconds(args.minutes)
+        )
     print(text, flush=True)
     return not passed
 

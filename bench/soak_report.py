@@ -274,8 +274,13 @@ def _roles(samples: list[Sample]) -> list[str]:
     return sorted(seen, key=lambda role: (order.get(role.rsplit("-", 1)[0], order.get(role, 1)), role))
 
 
+def baseline_seconds(minutes: float) -> float:
+    """When memory is first compared: minute 2, or a fifth of a soak under four minutes."""
+    return BASELINE_MINUTE * 60 if minutes >= 2 * BASELINE_MINUTE else minutes * 60 / 5
+
+
 def _baseline(samples: list[Sample], minutes: float) -> Sample | None:
-    at = BASELINE_MINUTE * 60 if minutes >= 2 * BASELINE_MINUTE else minutes * 60 / 5
+    at = baseline_seconds(minutes)
     return next((sample for sample in samples if sample.t >= at - 1), samples[0] if samples else None)
 
 
@@ -693,3 +698,51 @@ def _site_metrics(scrapes: list[tuple[float, str]]) -> list[str]:
         f"emails sent: {emails or 'none'} ({failed} failed); HTTP answers: {classes}; Celery tasks failed: "
         f"{tasks_failed}; match sockets open at the last scrape: {sockets:,}.",
     ]
+
+
+# -- where the Daphnes' memory grew (--trace-memory) ---------------------------------------
+
+
+def memory_growth_by_line(folder: Path, baseline_at: float, top: int = 12) -> str:
+    """Per Daphne, the lines of code whose live allocations grew most between the
+    snapshot nearest ``baseline_at`` (a Unix time) and the last (``bench/soak_traced_asgi.py``)."""
+    import tracemalloc
+
+    by_pid: dict[str, list[tuple[float, Path]]] = {}
+    for path in folder.glob("*.snapshot"):
+        pid, stamp = path.stem.split("-")
+        by_pid.setdefault(pid, []).append((float(stamp), path))
+    lines = ["Where each Daphne's traced memory grew (tracemalloc, by line), from the baseline to the end:"]
+    for pid, snapshots in sorted(by_pid.items()):
+        snapshots.sort()
+        first = min(snapshots, key=lambda item: abs(item[0] - baseline_at))
+        last = snapshots[-1]
+        if first == last:
+            continue
+        before = tracemalloc.Snapshot.load(str(first[1]))
+        after = tracemalloc.Snapshot.load(str(last[1]))
+        total = sum(stat.size for stat in after.statistics("filename")) - sum(
+            stat.size for stat in before.statistics("filename")
+        )
+        lines += [
+            "",
+            f"Daphne pid {pid}, {(last[0] - first[0]) / 60:.1f} minutes: traced memory {total / 2**20:+.1f} MB",
+            "",
+            "| line | growth KB | blocks | size at the end KB |",
+            "|---|---:|---:|---:|",
+        ]
+        for stat in after.compare_to(before, "lineno")[:top]:
+            frame = stat.traceback[0]
+            where = f"{_short_path(frame.filename)}:{frame.lineno}"
+            lines.append(
+                f"| {where} | {stat.size_diff / 1024:+,.0f} | {stat.count_diff:+,} | {stat.size / 1024:,.0f} |"
+            )
+    return "\n".join(lines)
+
+
+def _short_path(filename: str) -> str:
+    for marker in ("site-packages/", "/lib/python3"):
+        if marker in filename:
+            return filename.split(marker, 1)[1]
+    root = str(Path(__file__).resolve().parent.parent) + "/"
+    return filename.removeprefix(root)
