@@ -119,13 +119,24 @@ CACHE_REDIS_DB = config.env_int("CACHE_REDIS_DB", 1)
 CACHE_KEY_PREFIX = config.env_str("CACHE_KEY_PREFIX", "boomsite")
 CHANNEL_LAYER_PREFIX = config.env_str("CHANNEL_LAYER_PREFIX", "boomsite")
 # -- end of deployment hygiene (Redis) --
+CHANNEL_LAYER_CAPACITY = 10_000
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
         # channels-redis blocks for in BZPOPMIN: every socket idle for 5 s then died
         # with "Timeout reading". The read timeout must outlast that block.
-        "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}], "prefix": CHANNEL_LAYER_PREFIX},
+        # capacity: channels-redis keeps the messages waiting for all the sockets of one
+        # Daphne in one Redis list and drops, with only a log line, any over this
+        # (django/channels_redis#97). Its default of 100 dropped 3,816 board doorbells
+        # in the soak (bench/soak.py: 2,000 sockets on two busy Daphnes), leaving pages
+        # on stale boards; at 10,000 a Daphne that falls behind is late, not wrong, and
+        # a message left unread still expires after 60 s.
+        "CONFIG": {
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+            "prefix": CHANNEL_LAYER_PREFIX,
+            "capacity": CHANNEL_LAYER_CAPACITY,
+        },
     }
 }
 # The cache (rate limits, sessions stay in the database) lives in its own database
