@@ -9,6 +9,7 @@ The one worker fixture, ``celery_worker_process`` in ``tests/conftest.py``, is b
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -22,10 +23,30 @@ from pathlib import Path
 from typing import Any
 
 from amqp.exceptions import ChannelError
+from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from tests.conftest import ROOT, wait_for
 
 DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
+
+
+def site_socket(site: str, path: str, cookie: str) -> ClientConnection:
+    """A WebSocket to ``path`` on the Daphne at ``site`` (its own origin), sent ``cookie``."""
+    return connect(
+        f"{site.replace('http', 'ws', 1)}{path}",
+        origin=Origin(site),
+        additional_headers={"Cookie": cookie},
+        open_timeout=10,
+    )
+
+
+def receive_kind(socket: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on ``socket`` (others, such as presence notes, skipped)."""
+    while True:
+        message: dict[str, Any] = json.loads(socket.recv(timeout=20))
+        if message["type"] == kind:
+            return message
 
 
 def free_port() -> int:

@@ -24,8 +24,6 @@ import pytest
 from django.db import connection, transaction
 from django.test import Client
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
-from websockets.typing import Origin
 
 from accounts.models import User
 from accounts.services import api_token_create
@@ -34,7 +32,7 @@ from games.models import Match
 from games.services import SeatRequest, match_create
 from tests.boomsite.settings_process import read_settings, run_settings
 from tests.conftest import ensure_bot_accounts, wait_for
-from tests.processes import daphne
+from tests.processes import daphne, receive_kind, site_socket
 
 on_postgresql = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the pool is PostgreSQL's (DATABASE_URL); SQLite has none"
@@ -255,22 +253,6 @@ def test_forty_clients_hold_at_most_the_pool_and_get_no_5xx(site_env: dict[str, 
     assert idle <= 6
 
 
-def match_socket(site: str, match_id: int, cookie: str) -> ClientConnection:
-    return connect(
-        f"{site.replace('http', 'ws', 1)}/ws/matches/{match_id}/",
-        origin=Origin(site),
-        additional_headers={"Cookie": cookie},
-        open_timeout=10,
-    )
-
-
-def receive_kind(socket: ClientConnection, kind: str) -> dict[str, Any]:
-    while True:
-        message: dict[str, Any] = json.loads(socket.recv(timeout=20))
-        if message["type"] == kind:
-            return message
-
-
 @on_postgresql
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
@@ -286,7 +268,10 @@ def test_an_empty_pool_answers_503_then_serves_again(site_env: dict[str, str]) -
         status, seen = request(site, f"/api/matches/{player.match_id}", headers=api)
         assert status == 200
         move = {"action": seen["legal_actions"][0], "ply": seen["ply"], "action_id": str(uuid.uuid4())}
-        with match_socket(site, player.match_id, player.cookie) as socket, ThreadPoolExecutor(1) as mover:
+        with (
+            site_socket(site, f"/ws/matches/{player.match_id}/", player.cookie) as socket,
+            ThreadPoolExecutor(1) as mover,
+        ):
             receive_kind(socket, "board")
             with transaction.atomic():
                 Match.objects.select_for_update().get(pk=player.match_id)
@@ -309,7 +294,7 @@ def test_an_empty_pool_answers_503_then_serves_again(site_env: dict[str, str]) -
                 socket.send(json.dumps({"type": "refresh"}))
                 assert receive_kind(socket, "error")["code"] == "busy"
                 # A new socket's handshake needs the session: closed with "try again later".
-                with match_socket(site, player.match_id, player.cookie) as newcomer:
+                with site_socket(site, f"/ws/matches/{player.match_id}/", player.cookie) as newcomer:
                     with pytest.raises(ConnectionClosed) as closed:
                         newcomer.recv(timeout=20)
                     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4503

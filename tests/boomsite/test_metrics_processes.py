@@ -14,20 +14,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
-from websockets.sync.client import ClientConnection, connect
-from websockets.typing import Origin
 
 from accounts.models import User
 from games.engine import get
 from games.models import Match, Move
 from games.services import SeatRequest, match_create
 from tests.conftest import ensure_bot_accounts, wait_for
-from tests.processes import celery_worker, daphne, worker_idle
+from tests.processes import celery_worker, daphne, receive_kind, site_socket, worker_idle
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -72,22 +69,6 @@ def value(samples: Samples, name: str, **labels: str) -> float:
     return samples.get((name, frozenset(labels.items())), 0.0)
 
 
-def socket(site: Site, path: str, cookie: str) -> ClientConnection:
-    return connect(
-        f"{site.url.replace('http', 'ws', 1)}{path}",
-        origin=Origin(site.url),
-        additional_headers={"Cookie": cookie},
-        open_timeout=10,
-    )
-
-
-def receive_kind(ws: ClientConnection, kind: str) -> dict[str, Any]:
-    while True:
-        message: dict[str, Any] = json.loads(ws.recv(timeout=20))
-        if message["type"] == kind:
-            return message
-
-
 BOT_TASK = "games.tasks.bot_play"
 BOT, ANN = 0, 1  # Go Fox! opens with the second seat: Ann moves first
 
@@ -115,7 +96,10 @@ def test_one_scrape_of_a_daphne_adds_up_every_process_of_the_host(site: Site) ->
     def rise(samples: Samples, name: str, **labels: str) -> float:
         return value(samples, name, **labels) - value(before, name, **labels)
 
-    with socket(site, f"/ws/matches/{match.pk}/", cookie) as board, socket(site, "/ws/me/", cookie) as me:
+    with (
+        site_socket(site.url, f"/ws/matches/{match.pk}/", cookie) as board,
+        site_socket(site.url, "/ws/me/", cookie) as me,
+    ):
         receive_kind(me, "badge")
         shown = receive_kind(board, "board")["ply"]
         current = Match.objects.get(pk=match.pk)
