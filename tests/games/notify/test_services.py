@@ -204,8 +204,9 @@ def test_a_notice_whose_sender_died_is_sent_by_a_later_sweep_once(outbox: Outbox
     assert Notice.objects.get().attempts == 2
 
 
-@pytest.mark.django_db
-def test_a_claimed_notice_whose_turn_was_played_meanwhile_is_dropped(outbox: Outbox, clocked: Match) -> None:
+def a_claimed_notice_outlives_its_turn(clocked: Match) -> None:
+    """A "your turn" notice claimed by a sweep, whose turn is played before it goes: the
+    next sweep drops it."""
     waiting = seat(clocked, on_turn(clocked))
     assert waiting.user is not None and waiting.decision_ply is not None
     Notice.objects.create(
@@ -214,6 +215,11 @@ def test_a_claimed_notice_whose_turn_was_played_meanwhile_is_dropped(outbox: Out
     until_turn_passes(clocked)
     with time_machine.travel(timezone.now() + services.RETRY_AFTER + SECOND, tick=False):
         assert sweep() == {"retry dropped": 1}
+
+
+@pytest.mark.django_db
+def test_a_claimed_notice_whose_turn_was_played_meanwhile_is_dropped(outbox: Outbox, clocked: Match) -> None:
+    a_claimed_notice_outlives_its_turn(clocked)
     assert outbox.mails() == []
     assert Notice.objects.get().note == "the turn is over"
 
@@ -226,15 +232,7 @@ def emails_counted(outcome: str) -> float:
 @pytest.mark.django_db
 def test_each_emails_outcome_is_counted_for_the_metrics(outbox: Outbox, clocked: Match) -> None:
     before = {outcome: emails_counted(outcome) for outcome in ("sent", "dropped")}
-    # A claimed notice whose turn was played before it went: dropped.
-    waiting = seat(clocked, on_turn(clocked))
-    assert waiting.user is not None and waiting.decision_ply is not None
-    Notice.objects.create(
-        user=waiting.user, match=clocked, ply=waiting.decision_ply, kind="turn", claimed_at=timezone.now()
-    )
-    until_turn_passes(clocked)
-    with time_machine.travel(timezone.now() + services.RETRY_AFTER + SECOND, tick=False):
-        assert sweep() == {"retry dropped": 1}
+    a_claimed_notice_outlives_its_turn(clocked)
     assert emails_counted("dropped") == before["dropped"] + 1
     # The next player's nudge: sent.
     with time_machine.travel(nudge_time(clocked, on_turn(clocked)) + SECOND, tick=False):
