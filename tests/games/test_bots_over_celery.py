@@ -69,18 +69,23 @@ def test_a_bot_turn_is_idempotent_and_the_sweep_requeues_a_lost_one(
 
     # Waiting for the worker's answer: a cancel still on its way let the worker take the
     # task, and the sweep then rightly found the turn played (it queues only a waiting one).
+    # The worker stays away until the sweep has queued the turn again: with it back
+    # earlier, a worker that had the first task after all could play between the
+    # sweep's read and its stamp, and the sweep rightly queued nothing (CI, 28 Nov).
     assert current_app.control.cancel_consumer("celery", destination=[celery_worker_process], reply=True)
     try:
         stuck = bot_table(organiser, "read-and-grab", 2)
         current_app.control.purge()
+        stuck.refresh_from_db()
+        assert stuck.ply == 0
+        # ...is found by the sweep once it has waited long enough...
+        assert sweep_bot_turns() == 0  # too recent to count as lost
+        Match.objects.filter(pk=stuck.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+        assert sweep_bot_turns() == 1
+        assert sweep_bot_turns() == 0  # queued once per stale interval, however often it runs
     finally:
         current_app.control.add_consumer("celery", destination=[celery_worker_process], reply=True)
-    stuck.refresh_from_db()
-    assert stuck.ply == 0
-    # ...is found by the sweep once it has waited long enough, and played on to the end.
-    assert sweep_bot_turns() == 0  # too recent to count as lost
-    Match.objects.filter(pk=stuck.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
-    assert sweep_bot_turns() == 1
+    # ...and played on to the end.
     wait_for(
         lambda: Match.objects.get(pk=stuck.pk).status == Match.Status.FINISHED, timeout=120, what="the sweep"
     )
