@@ -23,10 +23,14 @@ from pathlib import Path
 # (the session check, run in the move's thread call) comes before the one around it.
 PARTS = [
     ("session check before the move", "SiteSocket._signs_in_still"),
-    ("after-commit doorbells, the thread's side", "after_commit.<locals>.run"),
+    (
+        "drawing the move's boards where it is stored (presence, view, presenter, templates)",
+        "boards_for_watching",
+    ),
+    ("after-commit pushes and doorbells, the thread's side", "after_commit.<locals>.run"),
     ("the move's service (engine, SQL, commit)", "match_submit_action"),
-    ("reading the match for the boards (SQL, presence, decoding)", "read_live_picture"),
-    ("rendering the boards (view, presenter, templates)", "LivePicture.live_html"),
+    ("reading the match for a doorbell's boards (SQL, presence, decoding)", "read_live_picture"),
+    ("rendering a doorbell's boards (view, presenter, templates)", "LivePicture.live_html"),
     ("socket threads, the rest", "_SocketDatabaseCall"),
     ("channel layer (Redis)", "channels_redis"),
     ("sending over the sockets", "send_json"),

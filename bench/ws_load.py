@@ -400,7 +400,7 @@ def run(args: argparse.Namespace, where: Storage, var_dir: Path) -> bool:
     """Start the servers, play, check and print; True when a check failed."""
     from django.db import connections
 
-    from games.consumers import RATE_PER_SECOND
+    from games.live.consumers import RATE_PER_SECOND
 
     if max(args.rates) / args.matches > RATE_PER_SECOND:
         log(

@@ -19,7 +19,7 @@ from django.conf import settings  # noqa: E402
 
 from boomsite.busy_sockets import BusySocketMiddleware  # noqa: E402
 from boomsite.client_address import ClientAddressASGIMiddleware  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 from games.tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
 application = ProtocolTypeRouter(

@@ -2,7 +2,7 @@
 
 HTTP answers a wait for one of the pool's connections that ran out of time with a 503
 (``boomsite/views.py`` ``server_error``), and an open socket's message with an error
-``busy`` (``games/consumers.py``). A socket's handshake needs the database too (the
+``busy`` (``games/live/consumers.py``). A socket's handshake needs the database too (the
 session, before any consumer runs), and an exception there made Daphne refuse the
 handshake as a server error. This middleware accepts such a socket and closes it at
 once with 4503, "busy: try again later" (WebSocket's own 1013 says so, but a server

@@ -79,6 +79,13 @@ PUSH_SECONDS = Histogram(
     "boomsite_push_seconds",
     "From the commit of a change to a match (its doorbell) to its board sent on a match socket, per socket.",
 )
+BOARDS_DRAWN_SECONDS = Histogram(
+    "boomsite_move_boards_seconds",
+    "Drawing a move's boards where it was stored, once per kind of viewer looking (games/live/push.py).",
+)
+BOARDS_DRAWN = Counter(
+    "boomsite_move_boards_total", "A move's boards drawn where it was stored, one per kind of viewer looking."
+)
 # livesum: the open sockets of the processes alive now (a dead one's are dropped).
 SOCKETS_OPEN = Gauge(
     "boomsite_sockets_open",
@@ -127,6 +134,12 @@ def observe_push(committed_at: float) -> None:
     Daphne's socket): on one host they read one clock; across hosts the figure holds
     their difference too (never below zero)."""
     PUSH_SECONDS.observe(max(0.0, time.time() - committed_at))
+
+
+def observe_push_render(seconds: float, boards: int) -> None:
+    """A move's ``boards`` (one per kind of viewer looking) drawn in ``seconds``."""
+    BOARDS_DRAWN_SECONDS.observe(seconds)
+    BOARDS_DRAWN.inc(boards)
 
 
 def socket_opened(kind: SocketKind) -> None:

@@ -1,9 +1,14 @@
 """The one place that schedules work for after a transaction commits.
 
 Services decide what happened and call one function here; this module turns it
-into after-commit work: the match group's doorbell, the doorbell of each person at
-the table (their badge of matches waiting for them), a bot's turn, the chat doorbell,
-a move's count for /metrics, and the **match-finished announcement**. Nothing is
+into after-commit work: telling the match's sockets (a move's boards, or a doorbell)
+and each person at the table (their badge of matches waiting for them), a bot's
+turn, the chat doorbell, a move's count for /metrics, and the **match-finished
+announcement**.
+
+The sockets are the live part's (``games/live/``), which the core does not import: it
+hears ``MATCH_CHANGED`` and ``CHAT_POSTED``, sent here after the commit, through
+receivers it connects when the app is ready (``games/apps.py``). Nothing is
 announced that did not happen (every callback waits for the commit), and nothing
 here can undo a write: each callback is guarded, so a failure (Redis down, the
 broker unreachable) is logged and the rest still run. Sockets refetch when they
@@ -26,23 +31,48 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
+from django.dispatch import Signal
 from django.utils import timezone
 
 from accounts.models import User
 from boomsite import metrics
 from boomsite.celery import app as celery_app
-from games.broadcast import send_chat_posted, send_match_updated
 from games.models import Announcement, Match, Seat
 from games.selectors import PLAYED_BY_BOT, people_at
 
 logger = logging.getLogger(__name__)
 
 
-def after_commit(callback: Callable[..., None], *arguments: int | str) -> None:
+@dataclass(frozen=True)
+class Played:
+    """A move as its service stored it, for drawing its boards after the commit without
+    reading the match again: the match row as saved, its seats with their users, and
+    the new state, decoded (states are immutable)."""
+
+    match: Match
+    seats: list[Seat]
+    state: Any
+
+    def __repr__(self) -> str:  # logged when a callback fails: not the whole state
+        return f"Played(match={self.match.pk}, ply={self.match.ply})"
+
+
+# Sent once a change to a match committed, with ``match_id``, ``ply``, ``people`` (the
+# user ids whose badges count again), ``committed_at`` (``time.time()``) and ``played``
+# (a ``Played`` for a move, whose boards its receiver draws from it; None for any other
+# change, after which every socket reads the match again).
+MATCH_CHANGED = Signal()
+# Sent once a chat message committed, with ``match_id`` and ``message_id``.
+CHAT_POSTED = Signal()
+
+
+def after_commit(callback: Callable[..., None], *arguments: Any) -> None:
     """Run ``callback(*arguments)`` once the transaction has committed; log a failure
     and go on (what was written stands, and is answered as written)."""
 
@@ -58,13 +88,17 @@ def after_commit(callback: Callable[..., None], *arguments: int | str) -> None:
     transaction.on_commit(run)
 
 
-def match_changed(match: Match, *, seats: list[Seat] | None = None, left: User | None = None) -> None:
-    """Ring the match's doorbell and each of its people's; queue a bot's turn if one is
+def match_changed(
+    match: Match, *, seats: list[Seat] | None = None, left: User | None = None, state: Any = None
+) -> None:
+    """Tell the match's sockets and each of its people's; queue a bot's turn if one is
     owed now; have the clocks looked at at once if one has run out already.
 
     Whether a bot owes a turn is decided here, inside the transaction, from ``seats``
     when the caller has them (with their users), or from one query otherwise. ``left``:
-    a person who is no longer at the table (they declined), whose badge counts again too."""
+    a person who is no longer at the table (they declined), whose badge counts again too.
+    ``state``: a move's new state, decoded, with every seat in ``seats``: its boards are
+    drawn from them after the commit. Without it the sockets read the match again."""
     # Any change may add or take away a match waiting for someone at the table (a move,
     # a start, an invitation, the end): each person's badge counts again, rung with the
     # match's doorbell. Who they are is read here, in the transaction (from ``seats``
@@ -76,7 +110,8 @@ def match_changed(match: Match, *, seats: list[Seat] | None = None, left: User |
         people = [seat.user.pk for seat in seats if seat.user is not None and not seat.user.is_bot]
     if left is not None:
         people.append(left.pk)
-    after_commit(_ring, match.pk, match.ply, *people)
+    played = Played(match, seats, state) if state is not None and seats is not None else None
+    after_commit(_ring, match.pk, match.ply, people, played)
     if seats is not None and _a_clock_ran_out(seats):
         # A move made the work due now (a clock resumed with no time left, a turn kept
         # past its deadline in a phase of simultaneous choices): do not wait for the sweep.
@@ -128,14 +163,16 @@ def _bot_owes_a_turn(match: Match, seats: list[Seat] | None) -> bool:
     return any(seat.owes_decision and seat.played_by_bot for seat in seats)
 
 
-def _ring(match_id: int, ply: int, *people: int) -> None:
+def _ring(match_id: int, ply: int, people: list[int], played: Played | None) -> None:
     # The time of the commit, as near as after-commit work knows it: each socket that
-    # sends its board for this doorbell measures the push from it (boomsite/metrics.py).
-    send_match_updated(match_id=match_id, ply=ply, people=people, committed_at=time.time())
+    # sends its board for this change measures the push from it (boomsite/metrics.py).
+    MATCH_CHANGED.send(
+        sender=Match, match_id=match_id, ply=ply, people=people, committed_at=time.time(), played=played
+    )
 
 
 def _ring_for_chat(match_id: int, message_id: int) -> None:
-    send_chat_posted(match_id=match_id, message_id=message_id)
+    CHAT_POSTED.send(sender=Match, match_id=match_id, message_id=message_id)
 
 
 # By name, as the match-finished subscribers are: effects must not import the tasks,

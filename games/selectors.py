@@ -14,7 +14,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
-from games import presence, replays
+from games import replays
 from games.boards import Board, build_board
 from games.engine import IllegalAction
 from games.engine.log import render_text
@@ -176,21 +176,9 @@ def seat_names(seats: list[Seat]) -> list[str]:
     return [seat.public_name for seat in seats]
 
 
-def online_seats(match_id: int, seats: list[Seat] | None = None) -> list[int]:
-    """The seats whose person has the match open now (``games/presence.py``, in Redis),
-    in seat order. ``seats``: the match's seats when the caller has them; else one query,
-    and none when nobody is there."""
-    here = presence.connected(match_id)
-    if not here:
-        return []
-    if seats is None:
-        seats = list(Seat.objects.filter(match_id=match_id, user_id__in=here).order_by("index"))
-    return [seat.index for seat in seats if seat.user_id in here]
-
-
 def board_for(access: Access, *, state: Any = None) -> Board | None:
     """The viewer's board, or None before the match starts. ``state``: the match's state
-    decoded already (one decoding for every viewer of a read, games/live_fragments.py)."""
+    decoded already (one decoding for every viewer of a read, games/live/fragments.py)."""
     match = access.match
     if match.state is None:
         return None

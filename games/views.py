@@ -27,7 +27,7 @@ from games.errors import ErrorCode
 from games.forms import MatchCreateForm
 from games.how_to_play import has_how_to_play, how_to_play_template
 from games.inputs import BadInput, parse_json, whole_number
-from games.live_fragments import live_html
+from games.live.fragments import live_html
 from games.match_notes import match_notes
 from games.models import Match
 from games.services import SeatRequest

@@ -39,7 +39,7 @@ def site_defaults(request: pytest.FixtureRequest) -> None:
     from django.core.cache import cache
 
     cache.clear()  # database 1 of the Redis: the cache only, never queues or channels
-    from games.socket_limits import REGISTRY
+    from games.live.socket_limits import REGISTRY
 
     REGISTRY.clear()  # this process's socket counts, as a fresh Daphne starts
 

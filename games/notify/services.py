@@ -34,7 +34,7 @@ from django.utils import timezone
 from accounts.models import NOTIFY_FIELDS, Notify, User
 from accounts.services import user_notification_off
 from boomsite import metrics
-from games import presence
+from games.live import presence
 from games.models import Match, Seat
 from games.notify import emails, selectors
 from games.notify.models import Notice

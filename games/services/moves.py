@@ -214,6 +214,6 @@ def _play(
         mover.save(update_fields=["timeouts"])
     store_state(match, seats, state, mover=seat_index)
     match.save(update_fields=PLAYED_FIELDS)
-    effects.match_changed(match, seats=seats)
+    effects.match_changed(match, seats=seats, state=state)
     effects.move_played(match)
     return SubmitResult(ply=match.ply)

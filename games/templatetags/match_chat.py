@@ -1,14 +1,14 @@
 """The match page's chat box: ``{% chat_is_closed access as closed %}``.
 
 The page shows why a silenced seat cannot write instead of a box that refuses every
-message; the rule is ``games.live_fragments.chat_closed`` (the game's own).
+message; the rule is ``games.live.fragments.chat_closed`` (the game's own).
 """
 
 from __future__ import annotations
 
 from django import template
 
-from games.live_fragments import chat_closed
+from games.live.fragments import chat_closed
 from games.selectors import Access
 
 register = template.Library()

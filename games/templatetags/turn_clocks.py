@@ -2,9 +2,10 @@
 
 ``{% turn_clock deadline clock_left person %}`` draws a seat's clock: a running one as
 ``<time datetime="…">2 hours 14 minutes left</time>``, which ``static/js/countdown.js``
-counts down on every page; a paused one as "paused: on vacation until 14 March". The
-server writes the words, so the page is right without JavaScript, and the script
-writes the same words (``countdown_words``) as time goes on.
+counts down on every page; a paused one as "paused: on vacation until 14 March" (the
+day in the player's own time zone). The server writes the words, so the page is right
+without JavaScript, and the script writes the same words (``countdown_words``) as time
+goes on.
 """
 
 from __future__ import annotations
@@ -55,7 +56,11 @@ def turn_clock(deadline: object, clock_left: object, person: object) -> str:
     if isinstance(clock_left, timedelta):
         until = person.vacation_until if isinstance(person, User) else None
         if until is not None and until > now:
-            words = f"paused: on vacation until {format_date(timezone.localtime(until), 'j F')}"
+            # The day in the vacationer's own time zone, whoever looks: their calendar
+            # says when they are back, and the live part stays one text for every viewer
+            # of a kind, wherever they are (games/live/fragments.py).
+            assert isinstance(person, User)
+            words = f"paused: on vacation until {format_date(timezone.localtime(until, person.zone), 'j F')}"
         else:
             words = "paused"  # the vacation is over; the sweep starts the clock again shortly
         return format_html('<span class="time-left paused">{}</span>', words)

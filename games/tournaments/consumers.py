@@ -8,7 +8,7 @@ over HTTP, as its viewer (so a change never carries anything across the channel
 layer, and the fragment is the same one the page was drawn with).
 
 Anyone may watch a published tournament; one being set up only staff (as its page).
-It reuses the site's socket base (``games.consumers.SiteSocket``: the rate limit and
+It reuses the site's socket base (``games.live.consumers.SiteSocket``: the rate limit and
 the checks on each message). Nothing on it depends on who is signed in, so it does not
 follow the session as the match socket does.
 """
@@ -20,14 +20,14 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from games.consumers import CLOSE_NOT_FOUND, CLOSE_TOO_MANY, SiteSocket
 from games.errors import ErrorCode
+from games.live.consumers import CLOSE_NOT_FOUND, CLOSE_TOO_MANY, SiteSocket
 from games.tournaments import pages
 from games.tournaments.effects import group_name
 
 # **Decision**: tabs of a few tournaments at once are plenty; each socket costs a page
 # fetch on every change, so one client may not hold hundreds (per process, as the
-# match sockets' caps: games/socket_limits.py).
+# match sockets' caps: games/live/socket_limits.py).
 SOCKETS_PER_CLIENT = 20
 _open_per_client: Counter[str] = Counter()
 

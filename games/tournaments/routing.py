@@ -1,5 +1,5 @@
 """The tournaments' WebSocket routes, composed with the core's in boomsite/asgi.py (the
-core's games/routing.py imports no feature)."""
+core's games/live/routing.py imports no feature)."""
 
 from django.urls import path
 

@@ -13,7 +13,7 @@ import pytest
 
 from bench.ws_players import act_forms
 from games import selectors
-from games.live_fragments import live_html
+from games.live.fragments import live_html
 from games.models import Match
 from games.services import match_submit_action
 from tests.conftest import ROOT

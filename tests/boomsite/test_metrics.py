@@ -34,6 +34,8 @@ METRIC_NAMES = [
     "boomsite_moves_total",
     "boomsite_move_seconds",
     "boomsite_push_seconds",
+    "boomsite_move_boards_seconds",
+    "boomsite_move_boards_total",
     "boomsite_sockets_open",
     "boomsite_http_responses_total",
     "boomsite_emails_total",

@@ -17,8 +17,8 @@ from accounts.models import User
 from boomsite.asgi import application
 from boomsite.origins import origin_of
 from games.engine import get
+from games.live.socket_db import close_connections
 from games.models import Match
-from games.socket_db import close_connections
 
 # The page's own origin, as a browser on the site sends it (boomsite/origins.py).
 ORIGIN = (b"origin", origin_of(settings.SITE_URL).encode())
@@ -61,7 +61,7 @@ def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
 
     Sync code called from the event loop runs in asgiref's one thread for
     thread-sensitive code (``database_sync_to_async``), or on the sockets' own threads
-    (the consumers', ``games/socket_db.py``), and their connections outlive the
+    (the consumers', ``games/live/socket_db.py``), and their connections outlive the
     scenario (``CONN_MAX_AGE``, the sockets' threads keep theirs): left open, the test
     database could not be dropped at the end of the run. Closing runs in those threads.
     """

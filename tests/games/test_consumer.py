@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,11 +17,12 @@ from django.conf import settings
 from accounts.models import User
 from boomsite.asgi import application
 from boomsite.origins import origin_of
-from games import live_fragments
-from games.broadcast import match_group
-from games.consumers import BURST
 from games.engine import get
-from games.live_fragments import live_html
+from games.live import fragments as live_fragments
+from games.live import push
+from games.live.broadcast import match_group, send_match_updated
+from games.live.consumers import BURST
+from games.live.fragments import live_html
 from games.models import ChatMessage, Match, Move
 from games.selectors import access
 from games.services import match_submit_action
@@ -266,18 +268,25 @@ def test_a_move_made_elsewhere_is_pushed_with_its_ply(duel: Match, ann: User, bo
     run(scenario)
 
 
-def test_a_doorbell_is_one_read_per_process_and_each_socket_gets_its_own_viewer_s_board(
+def test_a_move_is_drawn_once_per_kind_of_viewer_where_it_is_stored_and_a_doorbell_read_once_per_process(
     duel: Match, ann: User, bob: User, make_person: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two tabs of Ann, Bob, a spectator: one read of the match for the move, one render
-    per kind of viewer (Ann's tabs get the very same text, action ids and all), and each
-    socket exactly the board rendered for its viewer alone."""
+    """Two tabs of Ann, Bob, a spectator. The move: no socket reads the match; its boards
+    are drawn where it is stored, once per kind of viewer (Ann's tabs get the very same
+    text, action ids and all), and each socket gets exactly the board drawn for its viewer
+    alone. A doorbell (any other change): one read of the match for the process."""
     reads: list[int] = []
     read = live_fragments.read_live_picture
+    drawn: list[str] = []
+    draw = push.live_html
 
     def counting_read(match_id: int) -> live_fragments.LivePicture | None:
         reads.append(match_id)
         return read(match_id)
+
+    def counting_draw(*args: Any, **kwargs: Any) -> str:
+        drawn.append(html := draw(*args, **kwargs))
+        return html
 
     seat, action = to_act(duel)
     carl = make_person("carl")
@@ -291,6 +300,7 @@ def test_a_doorbell_is_one_read_per_process_and_each_socket_gets_its_own_viewer_
             assert (await ws.connect())[0]
             await next_of(ws, "board")
         monkeypatch.setattr(live_fragments, "read_live_picture", counting_read)
+        monkeypatch.setattr(push, "live_html", counting_draw)
         await sockets[mover].send_json_to({"type": "act", "action": action, "ply": 0})
         await next_of(sockets[mover], "acted")
         for what, ws in sockets.items():
@@ -299,11 +309,17 @@ def test_a_doorbell_is_one_read_per_process_and_each_socket_gets_its_own_viewer_
             pushed[what] = board["html"]
         # The mover's board came once, as everyone's did: nothing else is on its way.
         assert await sockets[mover].receive_nothing(timeout=0.3)
+        assert reads == [] and len(drawn) == 3  # Ann's seat, Bob's, a signed-in watcher's
+        # A doorbell: every socket reads, the process once; each its own viewer's board.
+        await database_sync_to_async(send_match_updated)(match_id=duel.pk, ply=1, committed_at=time.time())
+        for what, ws in sockets.items():
+            board = await next_of(ws, "board")
+            assert board["ply"] == 1 and normalised(board["html"]) == normalised(pushed[what]), what
+        assert reads == [duel.pk]
         for ws in sockets.values():
             await ws.disconnect()
 
     run(scenario)
-    assert reads == [duel.pk]
     assert pushed["Ann"] == pushed["Ann's other tab"]
     for what, user in (("Ann", ann), ("Bob", bob), ("Carl", carl)):
         alone = without_presence(normalised(live_html(access(duel.pk, user))))

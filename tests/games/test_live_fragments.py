@@ -1,4 +1,4 @@
-"""games/live_fragments.py: the live part comes out the same on the page and over the socket.
+"""games/live/fragments.py: the live part comes out the same on the page and over the socket.
 
 The page renders the live part with the viewer's request; the socket renders it with
 no request at all. Whatever in it depends on the viewer (who may join, who is "you",
@@ -19,8 +19,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from accounts.models import User
-from games import live_fragments
-from games.live_fragments import live_html, read_live_picture
+from games.live import fragments as live_fragments
+from games.live.fragments import live_html, read_live_picture
 from games.models import Match
 from games.selectors import access
 from games.services import SeatRequest, match_create
@@ -115,7 +115,7 @@ def test_a_picture_renders_once_per_kind_of_viewer_and_each_viewer_gets_its_own_
         ("Carl, a spectator", carl), ("Dana, a spectator", dana),
         ("a signed-out spectator", AnonymousUser()), ("another signed-out spectator", AnonymousUser()),
     ]  # fmt: skip
-    got = {what: picture.live_html(picture.access_for(user), zone="UTC") for what, user in viewers}
+    got = {what: picture.live_html(picture.access_for(user)) for what, user in viewers}
     # Ann's seat, Bob's seat, the signed-in spectators, the signed-out ones: four renders.
     assert len(rendered) == 4
     assert got["Ann"] is got["Ann, in a second tab"] and got["Carl, a spectator"] is got["Dana, a spectator"]
@@ -128,9 +128,11 @@ def test_a_picture_renders_once_per_kind_of_viewer_and_each_viewer_gets_its_own_
     assert len({normalised(got[what]) for what in ("Ann", "Bob", "Carl, a spectator")}) == 3
     assert "Your turn." in got["Ann"] or "Your turn." in got["Bob"]
     assert "Your turn." not in got["Carl, a spectator"]
-    # Another time zone is another render (a paused clock's date is written in it).
-    picture.live_html(picture.access_for(make_person("erin", time_zone="Asia/Tokyo")), zone="Asia/Tokyo")
-    assert len(rendered) == 5
+    # A spectator in another time zone sees the same text (a paused clock's date is
+    # written in its player's zone): no render of its own.
+    erin = make_person("erin", time_zone="Asia/Tokyo")
+    assert picture.live_html(picture.access_for(erin)) is got["Carl, a spectator"]
+    assert len(rendered) == 4
 
 
 def test_a_picture_is_read_once_for_every_socket_a_doorbell_reaches_in_a_process(

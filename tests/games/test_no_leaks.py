@@ -31,7 +31,7 @@ from django.test import Client
 from accounts.models import User
 from accounts.services import api_token_create
 from games.engine import all_games, get
-from games.live_fragments import live_html
+from games.live.fragments import live_html
 from games.models import Match
 from games.selectors import access
 from games.services import SeatRequest, match_create, match_join

@@ -1,5 +1,5 @@
 """The online dots of the match page's players list: a dot by each player who has the
-match open now (games/presence.py), on the page and kept up over the match socket as
+match open now (games/live/presence.py), on the page and kept up over the match socket as
 people come and go."""
 
 from __future__ import annotations

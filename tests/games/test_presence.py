@@ -1,4 +1,4 @@
-"""games/presence.py: who has a match open, in Redis, for every process to read."""
+"""games/live/presence.py: who has a match open, in Redis, for every process to read."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 import time_machine
 
 from accounts.models import User
-from games import presence
+from games.live import presence
 from games.models import Match
 from tests.games.sockets import Viewer, next_of, run, socket
 
@@ -47,7 +47,7 @@ def test_a_signed_out_spectator_is_not_recorded(duel: Match) -> None:
 
 def test_a_member_left_by_a_killed_server_expires(duel: Match, ann: User) -> None:
     async def recorded() -> None:
-        await presence.record(duel.pk, ann.pk, "a-socket-of-a-server-that-died")
+        await presence.record(duel.pk, "a-socket-of-a-server-that-died", "seat-0", ann.pk)
 
     run(recorded)
     assert presence.is_connected(ann.pk, duel.pk)

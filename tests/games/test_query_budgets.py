@@ -18,7 +18,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from games.live_fragments import live_html, read_live_picture
+from games.live.fragments import live_html, read_live_picture
 from games.models import Match
 from games.selectors import access
 from games.services import SeatRequest, match_create, match_join, match_submit_action
@@ -97,7 +97,7 @@ def test_a_board_push_is_one_read_for_every_socket_and_renders_without_queries(
     assert picture is not None
     with django_assert_num_queries(0):
         for viewer in (ann, bob, AnonymousUser()):
-            picture.live_html(picture.access_for(viewer), zone="UTC")
+            picture.live_html(picture.access_for(viewer))
 
 
 def test_the_check_a_socket_makes_as_it_opens_does_not_load_the_state(table: Match, ann: User) -> None:

@@ -1,4 +1,4 @@
-"""games/socket_db.py: the sockets' database work on threads of their own, each keeping
+"""games/live/socket_db.py: the sockets' database work on threads of their own, each keeping
 its connection between calls."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from django.db import connection, transaction
 from django.db.backends.signals import connection_created
 
 from accounts.models import User
-from games import socket_db
-from games.socket_db import close_connections
+from games.live import socket_db
+from games.live.socket_db import close_connections
 from tests.games.sockets import run
 
 pytestmark = pytest.mark.django_db(transaction=True)

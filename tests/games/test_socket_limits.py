@@ -1,5 +1,5 @@
 """Caps on a client's and a match's open sockets, and presence announced sparingly
-(games/socket_limits.py)."""
+(games/live/socket_limits.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
+from games.live.socket_limits import PRESENCE_BURST, SOCKETS_PER_CLIENT_PER_MATCH, SocketRegistry
 from games.models import Match
-from games.socket_limits import PRESENCE_BURST, SOCKETS_PER_CLIENT_PER_MATCH, SocketRegistry
 from tests.games.sockets import Viewer, next_of, run, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

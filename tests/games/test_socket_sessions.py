@@ -3,17 +3,21 @@ elsewhere, a deactivation, a session gone (accounts/sessions.py)."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
+import time_machine
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.models import Session
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.sessions import CLOSE_SIGNED_OUT
 from boomsite.asgi import application
+from games.live.consumers import SESSION_RECHECK_SECONDS
 from games.models import ChatMessage, Match, Move
 from tests.games.sockets import ORIGIN, next_of, run, to_act
 
@@ -93,18 +97,23 @@ def test_a_move_or_chat_from_a_socket_whose_session_ended_is_refused_and_changes
     ann: User,
     bob: User,
 ) -> None:
-    """The session row goes without any announcement (expired, cleared by hand): the
-    check before the move still refuses it."""
+    """The session row goes without any announcement (expired, cleared by hand): a move
+    reads the session again once it was last read a while ago (a logout, a password
+    change or a deactivation close the socket at once, above), and is refused; a chat
+    message reads it every time."""
     seat, action = to_act(duel)
     browser = Browser(ann if seat == 0 else bob)
 
     async def scenario() -> None:
-        ws = browser.socket(duel.pk)
-        assert (await ws.connect())[0]
-        board = await next_of(ws, "board")
-        await database_sync_to_async(Session.objects.all().delete)()
-        await ws.send_json_to({"type": "act", "action": action, "ply": board["ply"], "action_id": "a-1"})
-        await closed_as_signed_out(ws)
+        with time_machine.travel(timezone.now(), tick=False) as clock:
+            ws = browser.socket(duel.pk)
+            assert (await ws.connect())[0]
+            board = await next_of(ws, "board")
+            await database_sync_to_async(Session.objects.all().delete)()
+            clock.shift(SESSION_RECHECK_SECONDS)
+            move = {"type": "act", "action": action, "ply": board["ply"], "action_id": str(uuid.uuid4())}
+            await ws.send_json_to(move)
+            await closed_as_signed_out(ws)
 
     run(scenario)
     assert Move.objects.filter(match=duel).count() == 0

@@ -14,10 +14,10 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.sessions import CLOSE_SIGNED_OUT
-from games import socket_limits
+from games.live import socket_limits
+from games.live.socket_limits import PERSONAL_SOCKETS_PER_CLIENT, SocketRegistry
 from games.models import Match
 from games.services import SeatRequest, match_create, match_decline, match_submit_action
-from games.socket_limits import PERSONAL_SOCKETS_PER_CLIENT, SocketRegistry
 from tests.games.helpers import logged_in
 from tests.games.sockets import Viewer, me_socket, next_of, run
 

@@ -15,7 +15,7 @@ from asgiref.sync import async_to_sync
 from django.utils import timezone
 
 from accounts.models import User
-from games import presence
+from games.live import presence
 from games.models import Match, Seat
 from games.notify import services
 from tests.games.helpers import on_turn, seat, until_turn_passes
@@ -105,7 +105,7 @@ def until_turn_of(match: Match, user: User) -> None:
 
 def at_the_table(match: Match, user: User) -> None:
     """``user`` has the match open now (as their socket records it)."""
-    async_to_sync(presence.record)(match.pk, user.pk, "a-socket")
+    async_to_sync(presence.record)(match.pk, "a-socket", "seat-0", user.pk)
 
 
 def sweep() -> dict[str, int]:

@@ -2,19 +2,24 @@
 boards down) and the per-person socket (``/ws/me/``: the count of matches waiting for
 a signed-in person, on every page).
 
-The channel layer only rings a doorbell (``match.updated`` with a ply, or
-``match.chat`` with a message id). On each ring the match consumer takes the match as
-read after the ring (one read per ring per process, shared by its sockets on the
-match: ``games/live_fragments.py``) and the board rendered from *its own viewer's*
-seat view (once per kind of viewer: each seat, the spectators), so hidden information
-never crosses the channel layer and never reaches the wrong browser. Moves go
-through the same service as a form post or the API.
+A match socket shows the match to one kind of viewer (``fragments.viewer_kind``: a
+seat, or a kind of watcher), decided from its viewer's access when it connects and
+again whenever it reads the match. It is in two groups: the match's, for doorbells,
+chat and presence, and its kind's (``broadcast.viewer_group``), which a move's boards
+are pushed to, drawn once per kind where the move was stored (``push.py``): a move
+costs a socket no read. It shows a pushed board only if the board's kind is its own
+and its ply newer than the board it shows. On a doorbell (any change but a move: one
+that may change who the viewer is) it reads the match again (one read per ring per
+process, shared by its sockets on the match: ``fragments.PicturesByDoorbell``) and,
+should its viewer's kind have changed, moves to the new kind's group first. So a
+board drawn from a seat's view goes to that seat's sockets only. Moves go through the
+same service as a form post or the API.
 
 An async consumer, on purpose and against the Channels default: a sync consumer
 blocks a worker thread in ``async_to_sync`` during ``disconnect``, and when Daphne
 shuts down with sockets open its event loop is gone, so that thread waits forever
 and the process never exits (seen in tests/boomsite/test_scale_out.py). Database
-work runs on the sockets' own threads (``games/socket_db.py``), not on asgiref's one.
+work runs on the sockets' own threads (``games/live/socket_db.py``), not on asgiref's one.
 """
 
 from __future__ import annotations
@@ -31,15 +36,16 @@ from django.utils import timezone
 
 from accounts.sessions import CLOSE_SIGNED_OUT, session_tag, signed_in_user, user_group
 from boomsite import metrics
-from games import presence, selectors, services
-from games.broadcast import match_group, person_group
+from games import selectors, services
 from games.errors import BUSY_MESSAGE, ErrorCode, is_pool_exhausted
 from games.inputs import BadInput, parse_json
-from games.live_fragments import DOORBELL_PICTURES, chat_html, read_live_picture
+from games.live import presence
+from games.live.broadcast import match_group, person_group, viewer_group
+from games.live.fragments import DOORBELL_PICTURES, chat_html, online_seats, read_live_picture, viewer_kind
+from games.live.socket_db import socket_db
+from games.live.socket_limits import REGISTRY
 from games.models import ChatMessage
 from games.services import SubmitResult
-from games.socket_db import socket_db
-from games.socket_limits import REGISTRY
 
 # A socket may send this many messages at once, refilled at RATE_PER_SECOND: above
 # the pace of a quick player clicking through forced moves, far below a flood. A
@@ -48,6 +54,11 @@ BURST = 30
 RATE_PER_SECOND = 10.0
 STRIKES_BEFORE_CLOSE = 20
 MAX_MESSAGE_BYTES = 16 * 1024
+
+# A move reads the session again at most this often: a logout, a password change and a
+# deactivation close the socket at once (``session_check``, ``session_ended``); this
+# catches a session that ended without a word (expired, deleted by hand).
+SESSION_RECHECK_SECONDS = 60.0
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4029
@@ -66,7 +77,7 @@ class SiteSocket(AsyncJsonWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As Channels dispatches, less the hop to asgiref's thread that it makes before
         every message to close that thread's old connections: these sockets do their
-        database work on threads of their own, which look after theirs (games/socket_db.py)."""
+        database work on threads of their own, which look after theirs (games/live/socket_db.py)."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -163,11 +174,11 @@ class MatchConsumer(SiteSocket):
         self.own_seat: set[int] = set()  # the viewer's seat, always shown online to them
         self.shown_ply = -1  # the ply of the last board sent
         try:
-            self.who = await socket_db(self._presence_name)()
+            self.who, self.kind = await socket_db(self._who_and_kind)()
         except selectors.NotVisible:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        # Caps per client and per match (games/socket_limits.py): counted before the
+        # Caps per client and per match (games/live/socket_limits.py): counted before the
         # socket joins anything, and counted out in disconnect.
         self.client = self._client_key()
         refusal = REGISTRY.open(client=self.client, match_id=self.match_id)
@@ -180,18 +191,21 @@ class MatchConsumer(SiteSocket):
         metrics.socket_opened(metrics.SocketKind.MATCH)
         self.group = match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(viewer_group(self.match_id, self.kind), self.channel_name)
         if self._is_signed_in():
             # The socket follows its session: a logout, a password change or a
             # deactivation closes it (accounts/sessions.py).
             self.session_key = self.scope["session"].session_key
+            self.session_checked_at = time.time()  # by the handshake, just now
             self.user_group = user_group(self.user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
-        if self._is_signed_in():
-            # Recorded in Redis for every process (the nudge decision, online dots), and
-            # kept fresh while the socket is open (games/presence.py).
-            await presence.record(self.match_id, self.user.pk, self.channel_name)
-            self.keep_present = asyncio.create_task(self._keep_present())
+        # Recorded in Redis for every process, and kept fresh while the socket is open
+        # (games/live/presence.py): its kind, for a move's push to draw it; its person,
+        # for the nudge decision and the online dots. Before the first board is read: a
+        # move whose push missed the kind committed before that read, which shows it.
+        await presence.record(self.match_id, self.channel_name, self.kind, self._user_id())
+        self.keep_present = asyncio.create_task(self._keep_present())
         if REGISTRY.viewer_arrived(viewer=self.client, match_id=self.match_id):
             await self._announce(online=True)
         await self._send_board()
@@ -203,18 +217,22 @@ class MatchConsumer(SiteSocket):
         # Forgotten before the departure is announced, so the announcement's online seats leave it out.
         if hasattr(self, "keep_present"):
             self.keep_present.cancel()
-            await presence.forget(self.match_id, self.user.pk, self.channel_name)
+            await presence.forget(self.match_id, self.channel_name, self.kind, self._user_id())
         if hasattr(self, "group"):
             if REGISTRY.viewer_left(viewer=self.client, match_id=self.match_id):
                 await self._announce(online=False)
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(viewer_group(self.match_id, self.kind), self.channel_name)
         if hasattr(self, "user_group"):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def _keep_present(self) -> None:
         while True:
             await asyncio.sleep(presence.REFRESH_SECONDS)
-            await presence.record(self.match_id, self.user.pk, self.channel_name)
+            await presence.record(self.match_id, self.channel_name, self.kind, self._user_id())
+
+    def _user_id(self) -> int | None:
+        return self.user.pk if self._is_signed_in() else None
 
     # -- from the browser (through SiteSocket.receive) ---------------------------
 
@@ -252,10 +270,13 @@ class MatchConsumer(SiteSocket):
         )
 
     def _move(self, action: Any, ply: Any, action_id: Any) -> SubmitResult | None:
-        """The move, if the session still signs in (None otherwise): one call to the
-        database's thread for both."""
-        if not self._signs_in_still():
-            return None
+        """The move, if the session still signs in (None otherwise): read again when it
+        was last read ``SESSION_RECHECK_SECONDS`` ago (one call to the database's thread
+        for both)."""
+        if time.time() - self.session_checked_at >= SESSION_RECHECK_SECONDS:
+            if not self._signs_in_still():
+                return None
+            self.session_checked_at = time.time()
         return services.match_submit_action(
             match_id=self.match_id, user=self.user, action=action, ply=ply, action_id=action_id
         )
@@ -287,6 +308,23 @@ class MatchConsumer(SiteSocket):
             committed_at=committed_at if isinstance(committed_at, float) else None,
         )
 
+    async def match_pushed(self, event: dict[str, Any]) -> None:
+        """A move's board, drawn for one kind of viewer where it was stored (``push.py``).
+        Shown only if it is this socket's kind (a socket between groups, as its viewer's
+        kind changes, may still get the old kind's) and newer than the board shown: a
+        board read afresh since (a doorbell's, at the same ply) is never replaced by an
+        older drawing of that ply."""
+        if event.get("kind") != self.kind or not isinstance(event.get("ply"), int):
+            return
+        if event["ply"] <= self.shown_ply:
+            return
+        self.shown_ply = event["ply"]
+        self.told_online = set(event["online"])
+        await self.send_json({"type": "board", "ply": event["ply"], "html": event["html"]})
+        committed_at = event.get("committed_at")
+        if isinstance(committed_at, float):
+            metrics.observe_push(committed_at)
+
     async def match_chat(self, event: dict[str, Any]) -> None:
         html = await socket_db(self._chat_html)(event["message_id"])
         if html is not None:
@@ -316,9 +354,11 @@ class MatchConsumer(SiteSocket):
     def _viewer_zone(self) -> str:
         return getattr(self.user, "time_zone", None) or "UTC"
 
-    def _board(self, ring: str | None, sockets: int) -> tuple[int, str | None] | None:
-        """(ply, the live part) for this socket's viewer; the live part None when the
-        socket shows a newer board already. None: the viewer may not see the match.
+    def _board(self, ring: str | None, sockets: int) -> tuple[int, str | None, str, str] | None:
+        """(ply, the live part, the viewer's kind, their name to the match's others) for
+        this socket's viewer; the live part None when the socket shows a newer board
+        already, or when the viewer's kind is no longer the socket's (it moves to the new
+        kind's group, then reads again). None: the viewer may not see the match.
 
         ``ring``: the doorbell being answered, whose read the process's ``sockets`` on
         the match share; None for a read of this socket's own (on opening, on request)."""
@@ -332,14 +372,17 @@ class MatchConsumer(SiteSocket):
             access = picture.access_for(self.user, invite=self._invite())
         except selectors.NotVisible:
             return None
+        kind, who = viewer_kind(access), self._name_of(access)
+        if kind != self.kind:
+            return picture.ply, None, kind, who
         if picture.ply < self.shown_ply:
-            return picture.ply, None  # the page would not show it (static/js/match.js)
+            return picture.ply, None, kind, who  # the page would not show it (static/js/match.js)
         online = picture.online_for(access)
         # What the page shows from now on: presence events send only a change to it.
         self.own_seat = {access.my_seat.index} if access.my_seat is not None else set()
         self.told_online = online
         self.shown_ply = picture.ply
-        return picture.ply, picture.live_html(access, zone=self._viewer_zone())
+        return picture.ply, picture.live_html(access), kind, who
 
     def _chat_html(self, message_id: int) -> str | None:
         message = (
@@ -353,27 +396,47 @@ class MatchConsumer(SiteSocket):
     async def _send_board(self, *, ring: str | None = None, committed_at: float | None = None) -> None:
         """``committed_at``: the commit a doorbell rang for, from which the push is timed."""
         board = await socket_db(self._board)(ring, REGISTRY.sockets_on(self.match_id))
+        for _ in range(3):  # the viewer's kind changed: into its group, and read again
+            if board is None or board[2] == self.kind:
+                break
+            await self._become(board[2], board[3])
+            board = await socket_db(self._board)(None, REGISTRY.sockets_on(self.match_id))
         if board is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        ply, html = board
+        ply, html, _, _ = board
         if html is not None:
             await self.send_json({"type": "board", "ply": ply, "html": html})
             if committed_at is not None:
                 metrics.observe_push(committed_at)
 
-    def _presence_name(self) -> str:
-        """Who this socket is to the match's others: a player by their seat's name, which a
-        rename mid-game does not change. Raises ``NotVisible`` for a match the viewer may not see."""
+    def _who_and_kind(self) -> tuple[str, str]:
+        """Who this socket is to the match's others, and the kind of viewer it shows the
+        match to. Raises ``NotVisible`` for a match the viewer may not see."""
         access = selectors.access(self.match_id, self.user, invite=self._invite(), with_state=False)
+        return self._name_of(access), viewer_kind(access)
+
+    def _name_of(self, access: selectors.Access) -> str:
+        """A player by their seat's name, which a rename mid-game does not change."""
         if access.my_seat is not None:
             return access.my_seat.public_name
         return self.user.public_name if self._is_signed_in() else "A spectator"
 
+    async def _become(self, kind: str, who: str) -> None:
+        """The viewer is now of ``kind`` (a seat taken, left, declined or given): the
+        socket leaves its old kind's group for the new one's, and says so in Redis, before
+        it reads the board it shows next (as on connect)."""
+        old = self.kind
+        await self.channel_layer.group_add(viewer_group(self.match_id, kind), self.channel_name)
+        self.kind, self.who = kind, who
+        await self.channel_layer.group_discard(viewer_group(self.match_id, old), self.channel_name)
+        await presence.forget(self.match_id, self.channel_name, old, None)
+        await presence.record(self.match_id, self.channel_name, kind, self._user_id())
+
     async def _announce(self, *, online: bool) -> None:
         # Who is online now, read once here for every socket of the match (seat numbers
         # only: the dots are public to whoever sees the players list).
-        seats = await socket_db(selectors.online_seats)(self.match_id)
+        seats = await socket_db(online_seats)(self.match_id)
         await self.channel_layer.group_send(
             self.group,
             {
@@ -395,7 +458,7 @@ class MeConsumer(SiteSocket):
     changes (games/effects.py); the ring carries nothing, and this socket counts again
     from the database, so it never shows what its person may not know. It follows its
     session as the match socket does, and has a cap of its own per client
-    (games/socket_limits.py)."""
+    (games/live/socket_limits.py)."""
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")

@@ -4,11 +4,14 @@
 (players, the board, the log, the buttons): the page renders it once and the
 socket pushes it again, re-rendered for each viewer, after every change.
 
-Over the sockets it comes from a ``LivePicture``: one read of the match (its row
-with the state, its seats, who has it open) from which every socket of a process
-that one doorbell rang takes its board, rendered once per kind of viewer
-(``viewer_kind``: each seat, the spectators) and in each time zone, never once per
-socket.
+After a move it is drawn where the move was stored, once per kind of viewer looking
+(``viewer_kind``: each seat, the spectators), and pushed to each kind's sockets
+(``push.py``). After any other change (a seat taken or left, a start, a resignation,
+a clock) the sockets read the match again: a ``LivePicture``, one read of the match
+(its row with the state, its seats, who has it open) from which every socket of a
+process that one doorbell rang takes its board, again drawn once per kind of viewer,
+never once per socket. The live part is the same in every time zone (a paused clock's
+date is its player's own: ``templatetags/turn_clocks.py``).
 """
 
 from __future__ import annotations
@@ -22,12 +25,11 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.utils import timezone
 
 from accounts.models import User
-from games import presence
+from games.live import presence
 from games.models import ChatMessage, Match, Seat
-from games.selectors import Access, access_to, board_for, online_seats, seat_names
+from games.selectors import Access, access_to, board_for, seat_names
 from games.services.chat import silenced
 
 
@@ -44,11 +46,23 @@ def chat_closed(access: Access, view: dict[str, Any] | None = None) -> bool:
     return silenced(view, seat)
 
 
+def online_seats(match_id: int, seats: list[Seat] | None = None) -> list[int]:
+    """The seats whose person has the match open now (``presence``, in Redis),
+    in seat order. ``seats``: the match's seats when the caller has them; else one query,
+    and none when nobody is there."""
+    here = presence.connected(match_id)
+    if not here:
+        return []
+    if seats is None:
+        seats = list(Seat.objects.filter(match_id=match_id, user_id__in=here).order_by("index"))
+    return [seat.index for seat in seats if seat.user_id in here]
+
+
 def online_for(access: Access, present: set[int] | None = None) -> set[int]:
     """The seats shown as online to this viewer: those whose person has the match open
     now, and the viewer's own, since they are looking at it (so the page, drawn before
     its socket opens, says what the socket's first board says). ``present``: the ids of
-    the people with the match open, when the caller has read them (games/presence.py)."""
+    the people with the match open, when the caller has read them (games/live/presence.py)."""
     if present is None:
         online = set(online_seats(access.match.pk, access.seats))
     else:
@@ -106,24 +120,54 @@ def chat_html(message: ChatMessage) -> str:
 # -- one read of a match for all its sockets in a process ----------------------------
 
 
-def viewer_kind(access: Access) -> tuple[Any, ...]:
-    """What the live part depends on besides the read and the time zone: who the viewer
-    is at the table. A seated or invited person by their seat (the seat's view, its
-    buttons, "you", its own online dot), everyone else as a spectator, signed in or not
-    (join or log in) and with or without the match's invitation link. Two viewers of
-    one kind see the same live part; a seat's never goes to anyone else. (Two tabs of
-    one seat so get the same action ids: the same button pressed in both plays once,
-    the second answered as the duplicate it is.)"""
+SEAT_KIND_PREFIX = "seat-"
+WATCHER_KINDS = ("watch-in", "watch-out", "watch-in-invited", "watch-out-invited")
+
+
+def viewer_kind(access: Access) -> str:
+    """What the live part depends on besides the read: who the viewer is at the table.
+    A seated or invited person by their seat (the seat's view, its buttons, "you", its
+    own online dot): ``seat-<index>``. Everyone else as a watcher, signed in or not (join
+    or log in: ``watch-in``, ``watch-out``) and with or without the match's invitation
+    link (``-invited``, whose join form carries it). Two viewers of one kind see the
+    same live part; a seat's never goes to anyone else. (Two tabs of one seat so get the
+    same action ids: the same button pressed in both plays once, the second answered
+    as the duplicate it is.) A name a channel-layer group may hold (``broadcast.py``)."""
     if access.my_seat is not None:
-        return ("seat", access.my_seat.index)
+        return f"{SEAT_KIND_PREFIX}{access.my_seat.index}"
     signed_in = access.viewer is not None and access.viewer.is_authenticated
-    return ("spectator", signed_in, access.invite)
+    return f"watch-{'in' if signed_in else 'out'}{'-invited' if access.invite is not None else ''}"
+
+
+# Whom a signed-in watcher's live part is drawn for where the move is stored, with no
+# person at hand: it shows nothing of the person but that they are signed in (the join
+# form instead of "Log in"). An unsaved account, so nothing can be read through it.
+A_SIGNED_IN_WATCHER = User(username="a-signed-in-watcher")
+
+
+def access_for_kind(match: Match, seats: list[Seat], kind: str) -> Access | None:
+    """The access a viewer of ``kind`` has to the match (its seats with their users),
+    for drawing that kind's live part with nobody of the kind at hand; None for a kind
+    the match has nobody as (a seat no longer taken, a name not a kind's). Whether a
+    viewer may see the match at all was decided for each of them when their socket
+    connected, and again at every change of seat."""
+    if kind.startswith(SEAT_KIND_PREFIX):
+        index = kind.removeprefix(SEAT_KIND_PREFIX)
+        seat = next((seat for seat in seats if str(seat.index) == index), None)
+        if seat is None or seat.user is None:
+            return None
+        return Access(match=match, seats=seats, my_seat=seat, viewer=seat.user)
+    if kind not in WATCHER_KINDS:
+        return None
+    viewer: User | AnonymousUser = A_SIGNED_IN_WATCHER if kind.startswith("watch-in") else AnonymousUser()
+    invite = match.invite_token if kind.endswith("-invited") else None
+    return Access(match=match, seats=seats, my_seat=None, invite=invite, viewer=viewer)
 
 
 @dataclass
 class LivePicture:
     """One read of a match for its live part: the row with its state, the seats with
-    their users, and the ids of the people who have it open (``games/presence.py``).
+    their users, and the ids of the people who have it open (``games/live/presence.py``).
 
     Sockets in several threads take their boards from one picture at once: the state
     is decoded once, as it is read (states are immutable), and each kind of viewer's
@@ -136,8 +180,8 @@ class LivePicture:
     seats: list[Seat]
     present: set[int]
     state: Any  # decoded; None before the match starts
-    _renders: dict[tuple[Any, ...], str] = field(default_factory=dict)
-    _render_locks: dict[tuple[Any, ...], threading.Lock] = field(default_factory=dict)
+    _renders: dict[str, str] = field(default_factory=dict)
+    _render_locks: dict[str, threading.Lock] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -151,18 +195,17 @@ class LivePicture:
     def online_for(self, access: Access) -> set[int]:
         return online_for(access, self.present)
 
-    def live_html(self, access: Access, *, zone: str) -> str:
-        """The live part for ``access``'s viewer, in time zone ``zone``: rendered by the
-        first viewer of its kind to ask, then the same text for the others."""
-        key = (*viewer_kind(access), zone)
+    def live_html(self, access: Access) -> str:
+        """The live part for ``access``'s viewer: rendered by the first viewer of its
+        kind to ask, then the same text for the others."""
+        key = viewer_kind(access)
         with self._lock:
             if key in self._renders:
                 return self._renders[key]
             render_lock = self._render_locks.setdefault(key, threading.Lock())
         with render_lock:  # a second viewer of this kind waits for the first's render
             if key not in self._renders:
-                with timezone.override(zone):
-                    html = live_html(access, online=self.online_for(access), state=self.state)
+                html = live_html(access, online=self.online_for(access), state=self.state)
                 with self._lock:
                     self._renders[key] = html
             return self._renders[key]
@@ -190,7 +233,7 @@ class _SharedRead:
 
 
 class PicturesByDoorbell:
-    """The pictures of the doorbells (``match.updated``, ``games/broadcast.py``) that a
+    """The pictures of the doorbells (``match.updated``, ``games/live/broadcast.py``) that a
     process's sockets are answering: the first socket a doorbell reaches reads the
     match, the process's other sockets on it take that picture, waiting for it if need be.
 
@@ -214,7 +257,7 @@ class PicturesByDoorbell:
     def picture(self, match_id: int, ring: str, *, sockets: int) -> LivePicture | None:
         """The picture of doorbell ``ring`` on ``match_id`` (None: no such match);
         ``sockets``: how many sockets of this process are on the match. Blocks: call it
-        in a thread (games/socket_db.py)."""
+        in a thread (games/live/socket_db.py)."""
         key, now = (match_id, ring), self._clock()
         with self._lock:
             shared = self._reads.get(key)

@@ -1,7 +1,7 @@
 """How many match sockets one Daphne process holds, and how often it announces them.
 
 Sockets are cheap to open and each one once cost a board render on every move (now
-a render per kind of viewer and process, games/live_fragments.py, but still a socket
+a render per kind of viewer and process, games/live/fragments.py, but still a socket
 to push to), so a single client could open hundreds on one match (the security test
 opened 150) and twenty anonymous ones drove 177 renders a second. The counts live in the process
 (a socket lives in exactly one process, and a process that dies takes its sockets

@@ -2,8 +2,10 @@
 layer: names and messages in one place, so senders and consumers agree. (Not
 "channels": that is the library's name.)
 
-The channel layer is only a doorbell: messages carry ids and ply numbers, never
-game data, so hidden information cannot cross it.
+A move's boards cross it, each drawn for one kind of viewer and sent only to the
+group of that kind's sockets on the match (``viewer_group``); a socket also checks that
+a board's kind is its own before it shows it (``consumers.py``). Every other message is
+a doorbell: ids and ply numbers, after which each socket reads for itself.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -18,6 +21,11 @@ from channels.layers import get_channel_layer
 
 def match_group(match_id: int) -> str:
     return f"match-{match_id}"
+
+
+def viewer_group(match_id: int, kind: str) -> str:
+    """The sockets on a match that show it to one kind of viewer (``fragments.viewer_kind``)."""
+    return f"match-{match_id}-{kind}"
 
 
 def person_group(user_id: int) -> str:
@@ -34,7 +42,7 @@ def send_match_updated(*, match_id: int, ply: int, committed_at: float, people: 
     rings the match and each player).
 
     ``ring`` names this one doorbell: the sockets of a process that it reaches share one
-    read of the match for it (``games/live_fragments.py``, ``PicturesByDoorbell``).
+    read of the match for it (``games/live/fragments.py``, ``PicturesByDoorbell``).
     ``committed_at``: when the change committed (``time.time()``), for the push's latency."""
     layer = get_channel_layer()
     assert layer is not None
@@ -53,6 +61,45 @@ def send_match_updated(*, match_id: int, ply: int, committed_at: float, people: 
         )
 
     async_to_sync(ring)()
+
+
+@dataclass(frozen=True)
+class Board:
+    """A move's live part for one kind of viewer, and the seats it shows online."""
+
+    html: str
+    online: list[int]
+
+
+def send_move_pushed(
+    *, match_id: int, ply: int, boards: dict[str, Board], committed_at: float, people: Sequence[int] = ()
+) -> None:
+    """Send each kind of viewer's board of a move to that kind's sockets on the match,
+    and tell the own sockets of each of ``people`` that a match of theirs changed (as
+    ``send_match_updated`` does): one trip to the event loop, the sends made at once."""
+    layer = get_channel_layer()
+    assert layer is not None
+
+    async def push() -> None:
+        await asyncio.gather(
+            *(
+                layer.group_send(
+                    viewer_group(match_id, kind),
+                    {
+                        "type": "match.pushed",
+                        "kind": kind,
+                        "ply": ply,
+                        "html": board.html,
+                        "online": board.online,
+                        "committed_at": committed_at,
+                    },
+                )
+                for kind, board in boards.items()
+            ),
+            *(layer.group_send(person_group(user_id), {"type": "matches.changed"}) for user_id in people),
+        )
+
+    async_to_sync(push)()
 
 
 def send_chat_posted(*, match_id: int, message_id: int) -> None:

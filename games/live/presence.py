@@ -1,0 +1,143 @@
+"""Who has a match open right now, recorded in Redis so that every process sees it.
+
+Two sorted sets per match, each member scored by the moment it stops counting:
+
+- ``<prefix>:presence:<match id>``, ``"<user id>|<socket>"``: each open match socket of
+  a signed-in person. Readers: the nudge decision (no email to someone looking at the
+  match) and the board's online dots.
+- ``<prefix>:viewers:<match id>``, ``"<kind>|<socket>"``: every open match socket, by the
+  kind of viewer it shows the match to (``fragments.viewer_kind``). Reader: a move's
+  push, which draws the boards of the kinds someone is looking as, and no other
+  (``push.py``).
+
+A socket refreshes its members every ``REFRESH_SECONDS`` while it is open
+(``consumers.py``) and removes them when it closes; a server that is killed leaves
+members that simply expire, so nobody stays "online" forever.
+
+Redis is the cache's database (``CACHE_REDIS_DB``): presence is soft state, and a
+Redis that is down reads as "nobody is connected" (a nudge too many, a board pushed to
+nobody, never a crash; a socket reads its board again when it reconnects).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections.abc import Iterable
+from functools import cache
+
+import redis
+import redis.asyncio as aioredis
+from django.conf import settings
+
+from boomsite.config import redis_url_with_db
+
+logger = logging.getLogger(__name__)
+
+REFRESH_SECONDS = 30
+# A member lasts two refreshes: one missed refresh (a busy server) does not drop it.
+TTL_SECONDS = 2 * REFRESH_SECONDS + 5
+
+
+def _key(match_id: int) -> str:
+    return f"{settings.CACHE_KEY_PREFIX}:presence:{match_id}"
+
+
+def _viewers_key(match_id: int) -> str:
+    return f"{settings.CACHE_KEY_PREFIX}:viewers:{match_id}"
+
+
+def _url() -> str:
+    return redis_url_with_db(settings.REDIS_URL, settings.CACHE_REDIS_DB)
+
+
+@cache
+def _client() -> redis.Redis:
+    return redis.Redis.from_url(_url(), socket_timeout=1, socket_connect_timeout=1)
+
+
+# One asyncio client per event loop (a client belongs to the loop that made it), kept
+# for the loop's life: a new client per call cost a Daphne 17% of its busy time in the
+# soak (README, "The soak").
+_ASYNC_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _async_client() -> aioredis.Redis:
+    loop = asyncio.get_running_loop()
+    client = _ASYNC_CLIENTS.get(loop)
+    if client is None:
+        client = _ASYNC_CLIENTS[loop] = aioredis.Redis.from_url(
+            _url(), socket_timeout=1, socket_connect_timeout=1
+        )
+    return client
+
+
+async def record(match_id: int, socket: str, kind: str, user_id: int | None) -> None:
+    """This socket shows ``match_id`` to a viewer of ``kind``, signed in as ``user_id``
+    (None: signed out). Called on connect, on refresh, and when the viewer's kind changes
+    (its old member then expires with its TTL, or ``forget`` removes it)."""
+    now = time.time()
+    try:
+        async with _async_client().pipeline(transaction=False) as pipe:
+            for key, member in _members(match_id, socket, kind, user_id):
+                pipe.zadd(key, {member: now + TTL_SECONDS})
+                pipe.zremrangebyscore(key, "-inf", now)  # forget the expired, while here
+                pipe.expire(key, TTL_SECONDS)
+            await pipe.execute()
+    except redis.RedisError:
+        logger.warning("presence: could not record match %s", match_id)
+
+
+async def forget(match_id: int, socket: str, kind: str, user_id: int | None) -> None:
+    try:
+        async with _async_client().pipeline(transaction=False) as pipe:
+            for key, member in _members(match_id, socket, kind, user_id):
+                pipe.zrem(key, member)
+            await pipe.execute()
+    except redis.RedisError:
+        logger.warning("presence: could not forget match %s", match_id)
+
+
+def _members(match_id: int, socket: str, kind: str, user_id: int | None) -> list[tuple[str, str]]:
+    members = [(_viewers_key(match_id), f"{kind}|{socket}")]
+    if user_id is not None:
+        members.append((_key(match_id), f"{user_id}|{socket}"))
+    return members
+
+
+def connected(match_id: int) -> set[int]:
+    """The users with ``match_id`` open now."""
+    try:
+        members = _client().zrangebyscore(_key(match_id), time.time(), "+inf")
+    except redis.RedisError:
+        logger.warning("presence: could not read match %s", match_id)
+        return set()
+    return _users(members)
+
+
+def watching(match_id: int) -> tuple[set[str], set[int]]:
+    """The kinds of viewer with ``match_id`` open now, and the users among them: one
+    round trip to Redis."""
+    now = time.time()
+    try:
+        with _client().pipeline(transaction=False) as pipe:
+            pipe.zrangebyscore(_viewers_key(match_id), now, "+inf")
+            pipe.zrangebyscore(_key(match_id), now, "+inf")
+            viewers, people = pipe.execute()
+    except redis.RedisError:
+        logger.warning("presence: could not read match %s", match_id)
+        return set(), set()
+    kinds = {str(member, "ascii").split("|", 1)[0] for member in viewers if isinstance(member, bytes)}
+    return kinds, _users(people)
+
+
+def _users(members: Iterable[object]) -> set[int]:
+    return {int(str(member, "ascii").split("|", 1)[0]) for member in members if isinstance(member, bytes)}
+
+
+def is_connected(user_id: int, match_id: int) -> bool:
+    return user_id in connected(match_id)
