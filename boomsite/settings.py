@@ -122,7 +122,7 @@ CHANNEL_LAYER_PREFIX = config.env_str("CHANNEL_LAYER_PREFIX", "boomsite")
 CHANNEL_LAYER_CAPACITY = 10_000
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "boomsite.channel_layer.SiteChannelLayer",
         # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
         # channels-redis blocks for in BZPOPMIN: every socket idle for 5 s then died
         # with "Timeout reading". The read timeout must outlast that block.

@@ -14,9 +14,11 @@ import asyncio
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from boomsite.channel_layer import run_sends
 
 
 def match_group(match_id: int) -> str:
@@ -38,14 +40,11 @@ def send_match_updated(*, match_id: int, ply: int, committed_at: float, people: 
     """Tell every socket on a match that it moved on to ``ply`` (each gets its own view),
     and the own sockets of each of ``people`` that a match of theirs changed (each counts
     again, from the database, the matches waiting for its person: the message says nothing
-    more). One trip to the event loop for all of them, the sends made at once (a move
-    rings the match and each player).
+    more). One trip to Redis for all of them (``_send_all``).
 
     ``ring`` names this one doorbell: the sockets of a process that it reaches share one
     read of the match for it (``games/live/fragments.py``, ``PicturesByDoorbell``).
     ``committed_at``: when the change committed (``time.time()``), for the push's latency."""
-    layer = get_channel_layer()
-    assert layer is not None
     doorbell = {
         "type": "match.updated",
         "match_id": match_id,
@@ -53,14 +52,7 @@ def send_match_updated(*, match_id: int, ply: int, committed_at: float, people: 
         "ring": secrets.token_hex(8),
         "committed_at": committed_at,
     }
-
-    async def ring() -> None:
-        await asyncio.gather(
-            layer.group_send(match_group(match_id), doorbell),
-            *(layer.group_send(person_group(user_id), {"type": "matches.changed"}) for user_id in people),
-        )
-
-    async_to_sync(ring)()
+    _send_all([(match_group(match_id), doorbell), *_badges(people)])
 
 
 @dataclass(frozen=True)
@@ -76,34 +68,43 @@ def send_move_pushed(
 ) -> None:
     """Send each kind of viewer's board of a move to that kind's sockets on the match,
     and tell the own sockets of each of ``people`` that a match of theirs changed (as
-    ``send_match_updated`` does): one trip to the event loop, the sends made at once."""
+    ``send_match_updated`` does): one trip to Redis for all of them (``_send_all``)."""
+    boards_sent = [
+        (
+            viewer_group(match_id, kind),
+            {
+                "type": "match.pushed",
+                "kind": kind,
+                "ply": ply,
+                "html": board.html,
+                "online": board.online,
+                "committed_at": committed_at,
+            },
+        )
+        for kind, board in boards.items()
+    ]
+    _send_all([*boards_sent, *_badges(people)])
+
+
+def _badges(people: Sequence[int]) -> list[tuple[str, dict[str, Any]]]:
+    return [(person_group(user_id), {"type": "matches.changed"}) for user_id in people]
+
+
+def _send_all(sends: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send each ``(group, message)``: with the site's layer in two round trips to Redis
+    for all of them (``boomsite/channel_layer.py``), with another layer one by one."""
     layer = get_channel_layer()
     assert layer is not None
 
-    async def push() -> None:
-        await asyncio.gather(
-            *(
-                layer.group_send(
-                    viewer_group(match_id, kind),
-                    {
-                        "type": "match.pushed",
-                        "kind": kind,
-                        "ply": ply,
-                        "html": board.html,
-                        "online": board.online,
-                        "committed_at": committed_at,
-                    },
-                )
-                for kind, board in boards.items()
-            ),
-            *(layer.group_send(person_group(user_id), {"type": "matches.changed"}) for user_id in people),
-        )
+    async def send() -> None:
+        if hasattr(layer, "group_send_many"):
+            await layer.group_send_many(sends)
+        else:
+            await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
 
-    async_to_sync(push)()
+    run_sends(send)
 
 
 def send_chat_posted(*, match_id: int, message_id: int) -> None:
     """Tell every socket on a match that a chat message was posted (each reads it from the database)."""
-    layer = get_channel_layer()
-    assert layer is not None
-    async_to_sync(layer.group_send)(match_group(match_id), {"type": "match.chat", "message_id": message_id})
+    _send_all([(match_group(match_id), {"type": "match.chat", "message_id": message_id})])
