@@ -100,6 +100,23 @@ def test_a_board_push_is_one_read_for_every_socket_and_renders_without_queries(
             picture.live_html(picture.access_for(viewer))
 
 
+def test_a_move_s_boards_are_drawn_where_it_is_stored_without_a_query(
+    table: Match, monkeypatch: pytest.MonkeyPatch, django_assert_num_queries: Any
+) -> None:
+    """From what the move's service holds: every kind of viewer looking, no query."""
+    from games.effects import Played
+    from games.live import presence, push
+
+    kinds = {"seat-0", "seat-1", "watch-in", "watch-out", "watch-in-invited"}
+    monkeypatch.setattr(presence, "watching", lambda match_id: (kinds, set()))
+    match = Match.objects.get(pk=table.pk)
+    seats = list(match.seats.select_related("user"))
+    played = Played(match, seats, match.decoded_state())
+    with django_assert_num_queries(0):
+        boards = push.boards_for_watching(played)
+    assert set(boards) == kinds
+
+
 def test_the_check_a_socket_makes_as_it_opens_does_not_load_the_state(table: Match, ann: User) -> None:
     with CaptureQueriesContext(connection) as queries:
         seen = access(table.pk, ann, with_state=False)
