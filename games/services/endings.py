@@ -13,6 +13,7 @@ from games.engine.ranking import competition_ranks
 from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
 from games.models import Match, ResignReason, Seat
+from games.services import rows
 from games.services.decisions import update_clocks, update_decisions
 
 # What store_state may change on a seat (saved with one UPDATE per changed seat:
@@ -41,7 +42,7 @@ def store_state(match: Match, seats: list[Seat], state: Any, mover: int | None =
         finish(match, seats, dict(result))
     changed.update((seat.pk, seat) for seat in update_clocks(match, seats, timezone.now()))
     for seat in changed.values():
-        Seat.objects.filter(pk=seat.pk).update(**{name: getattr(seat, name) for name in SEAT_STATE_FIELDS})
+        rows.update(seat, SEAT_STATE_FIELDS)
 
 
 def finish(match: Match, seats: list[Seat], result: dict[str, Any]) -> None:

@@ -21,6 +21,7 @@ from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
 from games.models import Match, Move, Seat
 from games.selectors import bot_seat_owing, bot_turns_waiting_since
+from games.services import rows
 from games.services.common import autopilot_level
 from games.services.decisions import made_on_current_picture
 from games.services.endings import store_state
@@ -84,7 +85,7 @@ def match_submit_action(
 
 
 def _submit(match: Match, user: User, action: Any, ply: int, move_id: uuid.UUID | None) -> SubmitResult:
-    seats = list(match.seats.select_related("user"))
+    seats = rows.seats_with_players(match.pk)
     seat = next((seat for seat in seats if seat.user_id == user.pk and seat.joined_at is not None), None)
     if seat is None or user.is_bot:
         raise MatchError(ErrorCode.NOT_YOUR_SEAT, "You are not playing in this match.")
@@ -112,7 +113,7 @@ def match_play_for_seat(*, match_id: int, seat_index: int, action: Any, ply: Any
     ply = _parse_ply(ply)
     with transaction.atomic():
         match = lock_match(match_id)
-        seats = list(match.seats.select_related("user"))
+        seats = rows.seats_with_players(match.pk)
         seat = next((seat for seat in seats if seat.index == seat_index), None)
         if seat is None or not seat.played_by_bot:
             raise MatchError(ErrorCode.NOT_A_BOT_SEAT, "That seat is not played by a bot.")
@@ -192,7 +193,7 @@ def _play(
     if match.status != Match.Status.RUNNING:
         raise MatchError(ErrorCode.NOT_RUNNING, "This match has not started.")
     if seats is None:
-        seats = list(match.seats.select_related("user"))
+        seats = rows.seats_with_players(match.pk)
     # Another seat's choice made meanwhile does not make this one stale (decisions.py).
     if not made_on_current_picture(seats[seat_index], ply, match.ply):
         raise MatchError(
@@ -203,17 +204,17 @@ def _play(
         state = game.apply(match.decoded_state(), seat_index, action)
     except IllegalAction as error:
         raise MatchError(error.code, str(error)) from None
-    Move.objects.create(
-        match=match, ply=match.ply, seat=seat_index, action=action, user=user, action_id=action_id
+    rows.insert(
+        Move(match=match, ply=match.ply, seat=seat_index, action=action, user=user, action_id=action_id)
     )
     match.ply += 1
     mover = seats[seat_index]
     if user is not None and not user.is_bot and mover.timeouts:
         # The player moved themselves: timeouts count again from zero.
         mover.timeouts = 0
-        mover.save(update_fields=["timeouts"])
+        rows.update(mover, ["timeouts"])
     store_state(match, seats, state, mover=seat_index)
-    match.save(update_fields=PLAYED_FIELDS)
+    rows.update(match, PLAYED_FIELDS)
     effects.match_changed(match, seats=seats, state=state)
     effects.move_played(match)
     return SubmitResult(ply=match.ply)

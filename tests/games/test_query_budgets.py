@@ -28,11 +28,12 @@ pytestmark = pytest.mark.django_db
 
 # The same for every game: none of these paths may grow with the table's size.
 # match_submit_action with an action id: BEGIN (SQLite's; PostgreSQL's is not logged),
-# the lock, the seats, the move, the match, COMMIT, and one UPDATE per seat the move
-# changed (its decision or clock: one or two in a Go Fox! move, depending on the deal).
-# The action id is looked up only when a move is refused or its id is taken; no query
-# after the commit (the seats say whether a bot owes a turn).
-MOVE = 6  # plus one per changed seat
+# the lock, the seats, their players (a query of its own: cheaper in CPU than the join,
+# games/services/rows.py), the move, the match, COMMIT, and one UPDATE per seat the
+# move changed (its decision or clock: one or two in a Go Fox! move, depending on the
+# deal). The action id is looked up only when a move is refused or its id is taken; no
+# query after the commit (the seats say whether a bot owes a turn).
+MOVE = 7  # plus one per changed seat
 BOARD_PAGE = 2  # the live part for the page or /board: the match and its seats, then render
 # Per doorbell and process: one read (the match, its seats) for all its sockets on the
 # match, then a render per kind of viewer, which asks the database nothing.
