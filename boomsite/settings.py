@@ -99,6 +99,14 @@ TEMPLATES = [
             ],
         },
     },
+    # The live part of the match page and the games' boards, drawn after every move for
+    # each kind of viewer: compiled templates (boomsite/jinja2.py says why and how).
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "boomsite.jinja2.environment"},
+    },
 ]
 
 # -- database ---------------------------------------------------------------

@@ -4,8 +4,8 @@ The server renders every board from ``game.view(state, seat)`` plus the seat's
 legal actions (what the seat may do is its own knowledge), never from the state
 itself: that is what keeps hidden information off the page. ``build_board`` is the
 only place that touches the state; everything after it (the per-game presenter in
-``games/boards/<game>.py`` and the template ``templates/games/<slug>/board.html``)
-sees the ``Board`` alone.
+``games/boards/<game>.py`` and the Jinja2 template
+``templates/jinja2/games/<slug>/board.html``) sees the ``Board`` alone.
 
 A per-game presenter module, ``games/boards/<game.module_name>.py`` (found by that
 name, so adding a game edits no list here), has two functions:
@@ -21,7 +21,7 @@ and may have hooks that the rest of the site asks for when a game needs them:
   of an option, where the game has more to say than the choice's own name.
 
 Every legal action must be reachable from the board as exactly one button made by
-the ``{% actform act %}...{% endactform %}`` tag (``games/templatetags/boards.py``):
+``{% call actform(act) %}...{% endcall %}`` (``games/templatetags/boards.py``):
 tests and the browser drive games through those buttons.
 """
 
@@ -34,6 +34,8 @@ from types import ModuleType
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from games.engine import Game
 from games.engine.log import render_text
@@ -191,5 +193,12 @@ def stopped_words(*, cancelled: bool, resigned: list[tuple[str, bool]]) -> str:
 
 
 def render_board(board: Board, context: dict[str, Any] | None = None) -> str:
-    """The game's own board template for ``board`` (the match page wraps it)."""
-    return render_to_string(board.template, {"board": board, **(context or {})})
+    """The game's own board template for ``board`` alone (a replay's frame; the match page
+    draws it inside its live part, games/live/fragments.py). ``context`` may name the
+    ``match_id`` whose action URL its buttons post to, and their ``csrf_token``."""
+    context = {"board": board, **(context or {})}
+    match_id = context.get("match_id")
+    context.setdefault("act_url", reverse("match_act", args=[match_id]) if match_id else "")
+    # A Jinja2 template, as the live part is (boomsite/jinja2.py); escaped as it was drawn,
+    # so safe in a Django page (Django's Jinja2 backend returns str).
+    return mark_safe(render_to_string(board.template, context, using="jinja2"))

@@ -14,7 +14,7 @@ Where each legal action goes:
 Whatever this module does not place (nothing, today) is listed as plain buttons, so
 that every legal action is always exactly one button.
 
-The ``actform`` tag escapes markup inside a button (it strips the rendered inner HTML,
+``actform`` escapes markup inside a button (it strips the rendered inner HTML,
 which drops its "safe" mark), so the tile and target buttons carry their label as text
 and lie, transparent, over their SVG drawing (``.iab-hit`` in the CSS).
 

@@ -2,14 +2,14 @@
 
 A card in a view is a dict (``id``, ``kind``, ``colour``, ``number``, ``word``,
 and in Ka-Blam! ``label``); the boards draw it with
-``templates/games/_word_card.html`` from the dict ``face`` builds here: the text
+``templates/jinja2/games/_word_card.html`` from the dict ``face`` builds here: the text
 to show large and to say aloud, and the colour's hex from the view's legend (so a
 swapped word list draws its own colours). Hands the viewer cannot see are drawn
 as card backs from a count only (``backs``).
 
 Everything revealed (a finished match's replay, ``view["revealed"]``) adds what was
 hidden: every hand, the pile in order. Those cards are drawn face up by
-``templates/games/_word_cards_revealed.html``, each marked as hidden during the game (a
+``templates/jinja2/games/_word_cards_revealed.html``, each marked as hidden during the game (a
 dashed outline and a corner in the back's stripes, and words for screen readers).
 """
 

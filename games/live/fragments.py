@@ -24,7 +24,11 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from accounts.models import User
 from games.live import presence
@@ -93,6 +97,12 @@ def live_html(
         }
         for seat, name in zip(access.seats, seat_names(access.seats), strict=True)
     ]
+    # The page's CSRF token (none over the socket), under the names Django's Jinja2 backend
+    # gives it, taken once: the backend's own would mask it again for every button.
+    token = get_token(request) if request is not None else ""
+    csrf_input = (
+        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token) if token else ""
+    )
     context = {
         "match": access.match,
         "access": access,
@@ -109,8 +119,14 @@ def live_html(
         # The viewer, explicitly: over the socket there is no request, and the template
         # must not take a signed-in person for a stranger ("Log in to join").
         "user": access.viewer if access.viewer is not None else AnonymousUser(),
+        # Where every action button posts (looked up once: a board has up to hundreds).
+        "act_url": reverse("match_act", args=[access.match.pk]),
+        "csrf_token": token,
+        "csrf_input": csrf_input,
     }
-    return render_to_string("games/_match_live.html", context, request=request)
+    # A Jinja2 template (boomsite/jinja2.py): drawn after every move for each kind of viewer.
+    # Escaped as it was drawn, so safe in a Django page (Django's Jinja2 backend returns str).
+    return mark_safe(render_to_string("games/_match_live.html", context, using="jinja2"))
 
 
 def chat_html(message: ChatMessage) -> str:

@@ -37,7 +37,7 @@ from tests.games.helpers import action_buttons, first_action_id, logged_in
 
 pytestmark = pytest.mark.django_db
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATES = Path(__file__).resolve().parent / "templates" / "jinja2"
 
 
 @pytest.fixture
@@ -48,8 +48,12 @@ def toy_game(monkeypatch: pytest.MonkeyPatch, settings: Any) -> ToyHighCard:
     monkeypatch.setattr(registry, "_BY_SLUG", {**registry._BY_SLUG, game.slug: game})
     # 3. the presenter, as games/boards/toy_high_card.py:
     monkeypatch.setitem(sys.modules, f"games.boards.{game.module_name}", toy_board)
-    # 4. the template, as templates/games/toy-high-card/board.html:
-    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], TEMPLATES]}]
+    # 4. the template, as templates/jinja2/games/toy-high-card/board.html (the boards' Jinja2 backend):
+    django_templates, jinja2_templates = settings.TEMPLATES
+    settings.TEMPLATES = [
+        django_templates,
+        {**jinja2_templates, "DIRS": [*jinja2_templates["DIRS"], TEMPLATES]},
+    ]
     return game
 
 
