@@ -22,18 +22,21 @@ The boards print what they printed as Django templates, byte for byte:
   adds them, truncating), ``capfirst``, ``pluralize``, ``floatformat``. Numbers print as
   ``str`` prints them, as Django's do in English without digit grouping.
 
-Globals: ``url(name, *args)`` (``reverse``), ``static(path)``, and the board helpers:
+Globals: ``url(name, *args)`` (``reverse``), ``static(path)`` (once per path), and the board helpers:
 ``actform`` (a legal action's button, ``{% call actform(act, "css") %}…{% endcall %}``),
 ``include_pure`` (a partial drawn once per values) and ``turn_clock``.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import jinja2
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.template import defaultfilters
-from django.templatetags.static import static
+from django.templatetags import static as django_static
 from django.urls import reverse
 
 from games.templatetags.boards import actform
@@ -80,3 +83,16 @@ class BoardEnvironment(jinja2.Environment):
 def url(name: str, *args: Any) -> str:
     """``url("match", match.pk)``: Django's ``{% url %}``."""
     return reverse(name, args=args)
+
+
+@functools.cache
+def static(path: str) -> str:
+    """``static("icons/speaker.svg")``: Django's ``{% static %}``, looked up once per path
+    and process (the storage's manifest does not change while the site runs). A word
+    card draws its speaker's icon: the lookups were a fifth of a Ka-Blam! seat's live part."""
+    return django_static.static(path)
+
+
+@receiver(setting_changed)
+def _forget_static(**kwargs: Any) -> None:
+    static.cache_clear()  # STATIC_URL or the storage changed (tests)
