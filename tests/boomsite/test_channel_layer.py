@@ -20,7 +20,7 @@ from boomsite.channel_layer import SiteChannelLayer, run_sends
 
 def a_layer(prefix: str, **config: Any) -> SiteChannelLayer:
     """A process's layer on the site's Redis, under ``prefix``."""
-    site = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    site: dict[str, Any] = settings.CHANNEL_LAYERS["default"]["CONFIG"]
     return SiteChannelLayer(hosts=site["hosts"], prefix=prefix, **config)
 
 
