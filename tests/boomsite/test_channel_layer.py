@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import uuid
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -20,7 +20,7 @@ from boomsite.channel_layer import SiteChannelLayer, run_sends
 
 def a_layer(prefix: str, **config: Any) -> SiteChannelLayer:
     """A process's layer on the site's Redis, under ``prefix``."""
-    site: dict[str, Any] = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    site = cast(dict[str, Any], settings.CHANNEL_LAYERS["default"]["CONFIG"])
     return SiteChannelLayer(hosts=site["hosts"], prefix=prefix, **config)
 
 
