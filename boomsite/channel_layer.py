@@ -12,6 +12,15 @@ which ``group_send`` uses too): a socket's ``receive`` cannot tell them apart.
 channels-redis is pinned (requirements.txt) and ``tests/boomsite/test_channel_layer.py``
 receives what was sent both ways, so an upgrade that changes its internals fails there.
 
+Its receive buffers let go of closed sockets' messages. channels-redis keeps, per
+process, a queue of received messages for each of its sockets' channels; a message that
+arrives for a socket that has closed (sent before its group_discard, or on its way)
+starts a queue nobody takes from, kept for the process's life (django/channels_redis#212,
+bounded only by the capacity: 10,000 here). A move's boards made those messages tens of
+kilobytes: in the soak each Daphne grew by 45 MB in 8 minutes of sockets opening and
+closing. Here a queue nobody has taken from for longer than the layer's expiry (60 s:
+Redis drops a message that old anyway) is let go, looked for every ``SWEEP_SECONDS``.
+
 ``run_sends`` runs a coroutine of sends from synchronous code. From a thread asgiref
 runs for an event loop (a Daphne's views and sockets) it goes to that loop, as
 ``async_to_sync`` does. Anywhere else (a Celery worker's bot turn, a management
@@ -25,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import logging
 import os
 import threading
@@ -33,7 +43,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
-from channels_redis.core import RedisChannelLayer
+from channels_redis.core import BoundedQueue, RedisChannelLayer
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +71,56 @@ return over_capacity
 """
 
 
+SWEEP_SECONDS = 10.0
+_now = time.monotonic  # the receive buffers' clock (a test moves it)
+
+
+class _Buffer(BoundedQueue):
+    """A process-local channel's received messages, and when a receiver last took one."""
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__(maxsize)
+        self.taken_at = _now()
+
+    def get_nowait(self) -> Any:  # asyncio.Queue.get() takes through it too
+        self.taken_at = _now()
+        return super().get_nowait()
+
+    def put_nowait(self, item: Any) -> None:
+        if self.full():
+            asyncio.Queue.get_nowait(self)  # the oldest goes, as BoundedQueue drops it: nobody took it
+        asyncio.Queue.put_nowait(self, item)
+
+
 class SiteChannelLayer(RedisChannelLayer):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.receive_buffer: collections.defaultdict[str, _Buffer] = collections.defaultdict(
+            functools.partial(_Buffer, self.capacity)
+        )
+        self._swept_at = _now()
+
+    async def receive_single(self, channel: str) -> Any:
+        """channels-redis's, after letting go of closed sockets' buffers now and then."""
+        self.let_go_of_closed_channels()
+        return await super().receive_single(channel)
+
+    def let_go_of_closed_channels(self) -> int:
+        """Drop each receive buffer holding messages nobody has taken for longer than the
+        expiry (its socket closed); how many. At most once every ``SWEEP_SECONDS``."""
+        now = _now()
+        if now - self._swept_at < SWEEP_SECONDS:
+            return 0
+        self._swept_at = now
+        closed = [
+            name
+            for name, queue in self.receive_buffer.items()
+            if not queue.empty() and now - queue.taken_at > self.expiry
+        ]
+        for name in closed:
+            del self.receive_buffer[name]
+        return len(closed)
+
     async def group_send_many(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
         """Send each ``(group, message)`` to its group's channels, as ``group_send`` would."""
         by_host: dict[int, list[tuple[str, dict[str, Any]]]] = collections.defaultdict(list)

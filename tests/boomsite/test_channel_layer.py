@@ -112,3 +112,34 @@ def test_sends_from_code_without_an_event_loop_share_one_kept_loop() -> None:
 
 def test_the_site_uses_it() -> None:
     assert isinstance(get_channel_layer(), SiteChannelLayer)
+
+
+def test_a_closed_socket_s_late_messages_are_let_go_and_an_open_one_s_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Messages that reach a process for a socket that has closed wait in a buffer nobody
+    takes from (django/channels_redis#212): once that has lasted longer than the expiry
+    the buffer goes, and a socket still receiving keeps its own."""
+    clock = [1000.0]
+    monkeypatch.setattr(channel_layer, "_now", lambda: clock[0])
+
+    async def scenario() -> None:
+        layer = a_layer(a_prefix())
+        closed, open_ = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("g", closed)
+        await layer.group_add("g", open_)
+        # The closed socket's receive ended (cancelled), as a consumer's does when it closes.
+        gone = asyncio.ensure_future(layer.receive(closed))
+        await asyncio.sleep(0.05)
+        gone.cancel()
+        await layer.group_send_many([("g", {"type": "board", "n": n}) for n in range(3)])
+        assert [m["n"] for m in await received(layer, open_, 3)] == [0, 1, 2]
+        assert layer.receive_buffer[closed].qsize() == 3  # nobody will take these
+        await layer.group_discard("g", closed)  # its consumer's disconnect, done at last
+        clock[0] += layer.expiry + channel_layer.SWEEP_SECONDS + 1
+        await layer.group_send_many([("g", {"type": "board", "n": 3})])
+        assert [m["n"] for m in await received(layer, open_, 1)] == [3]  # a receive sweeps
+        assert closed not in layer.receive_buffer
+        await layer.flush()
+
+    asyncio.run(scenario())
