@@ -22,25 +22,11 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
-import signal
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from bench.bot_latency import _healthy, free_port, wait_until
-
-ROOT = Path(__file__).resolve().parent.parent
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+from bench.bot_latency import embedded_site, wait_until
+from bench.ws_servers import cpu_seconds
 
 
 def descendants(pid: int) -> list[int]:
@@ -94,23 +80,8 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, default=1, help="signed-out sockets per match")
     args = parser.parse_args()
 
-    var_dir = Path(tempfile.mkdtemp(prefix="boomsite-bench-"))
-    port = free_port()
-    env = {**os.environ, "BOOMSITE_VAR_DIR": str(var_dir), "PORT": str(port), "CELERY_CONCURRENCY": "1"}
-    for name in ("DATABASE_URL", "REDIS_URL"):  # the embedded default, as a fresh machine runs it
-        env.pop(name, None)
-    os.environ.update({key: value for key, value in env.items() if key in ("BOOMSITE_VAR_DIR", "PORT")})
-    site = subprocess.Popen(
-        [sys.executable, "-m", "boomsite.run"], cwd=ROOT, env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    try:
-        wait_until(lambda: _healthy(port), timeout=180, what="the site's /healthz")
-        moves, spent = run(site.pid, port, args.matches, args.watchers)
-    finally:
-        os.killpg(site.pid, signal.SIGTERM)
-        site.wait(timeout=60)
-        shutil.rmtree(var_dir, ignore_errors=True)
+    with embedded_site() as (site_pid, port):
+        moves, spent = run(site_pid, port, args.matches, args.watchers)
     worker, daphne = spent["worker"] * 1000 / moves, spent["daphne"] * 1000 / moves
     print(
         f"{args.matches} Don't Go Boom matches between random bots, {args.watchers} signed-out socket(s) on "

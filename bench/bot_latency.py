@@ -31,6 +31,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,25 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
+    with embedded_site() as (_, port):
+        samples = run(port, args.game, args.level, args.moves, args.seed)
+    ms = [sample * 1000 for sample in samples]
+    print(
+        f"{args.game}, {args.level} bot, {len(ms)} replies over the socket (embedded Redis and SQLite, 1 worker):"
+    )
+    print("| median | p90 | p99 | max |")
+    print("|---:|---:|---:|---:|")
+    print(
+        f"| {statistics.median(ms):.0f} ms | {percentile(ms, 0.9):.0f} ms "
+        f"| {percentile(ms, 0.99):.0f} ms | {max(ms):.0f} ms |"
+    )
+
+
+@contextmanager
+def embedded_site() -> Iterator[tuple[int, int]]:
+    """The whole site as ``make run`` starts it (embedded Redis and SQLite, Daphne, one
+    Celery worker, beat) in a throwaway var folder, this process set up to use the same
+    folder; yields the site's process id and port once ``/healthz`` is green."""
     var_dir = Path(tempfile.mkdtemp(prefix="boomsite-bench-"))
     port = free_port()
     env = {**os.environ, "BOOMSITE_VAR_DIR": str(var_dir), "PORT": str(port), "CELERY_CONCURRENCY": "1"}
@@ -80,21 +101,11 @@ def main() -> None:
     )  # fmt: skip
     try:
         wait_until(lambda: _healthy(port), timeout=180, what="the site's /healthz")
-        samples = run(port, args.game, args.level, args.moves, args.seed)
+        yield site.pid, port
     finally:
         os.killpg(site.pid, signal.SIGTERM)
         site.wait(timeout=60)
         shutil.rmtree(var_dir, ignore_errors=True)
-    ms = [sample * 1000 for sample in samples]
-    print(
-        f"{args.game}, {args.level} bot, {len(ms)} replies over the socket (embedded Redis and SQLite, 1 worker):"
-    )
-    print("| median | p90 | p99 | max |")
-    print("|---:|---:|---:|---:|")
-    print(
-        f"| {statistics.median(ms):.0f} ms | {percentile(ms, 0.9):.0f} ms "
-        f"| {percentile(ms, 0.99):.0f} ms | {max(ms):.0f} ms |"
-    )
 
 
 def _healthy(port: int) -> bool:
