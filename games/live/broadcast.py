@@ -10,7 +10,6 @@ a doorbell: ids and ply numbers, after which each socket reads for itself.
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
-from boomsite.channel_layer import run_sends
+from boomsite.channel_layer import SiteChannelLayer, run_sends
 
 
 def match_group(match_id: int) -> str:
@@ -91,16 +90,13 @@ def _badges(people: Sequence[int]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _send_all(sends: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send each ``(group, message)``: with the site's layer in two round trips to Redis
-    for all of them (``boomsite/channel_layer.py``), with another layer one by one."""
+    """Send each ``(group, message)``, in two round trips to Redis for all of them (the
+    site's layer: ``boomsite/channel_layer.py``)."""
     layer = get_channel_layer()
-    assert layer is not None
+    assert isinstance(layer, SiteChannelLayer), "settings.CHANNEL_LAYERS names the site's layer"
 
     async def send() -> None:
-        if hasattr(layer, "group_send_many"):
-            await layer.group_send_many(sends)
-        else:
-            await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
+        await layer.group_send_many(sends)
 
     run_sends(send)
 
