@@ -72,6 +72,8 @@ return over_capacity
 
 
 SWEEP_SECONDS = 10.0
+# How long a cancelled receive gets to end before it is cancelled again (receive).
+_RECANCEL_SECONDS = 0.01
 _now = time.monotonic  # the receive buffers' clock (a test moves it)
 
 
@@ -99,6 +101,26 @@ class SiteChannelLayer(RedisChannelLayer):
             functools.partial(_Buffer, self.capacity)
         )
         self._swept_at = _now()
+
+    async def receive(self, channel: str) -> Any:
+        """channels-redis's, run so that a cancellation always ends it.
+
+        A socket that closes cancels its receive. Python 3.11's ``asyncio.wait_for``
+        drops a cancellation that comes as the operation it waits on finishes
+        (python/cpython#86296, fixed in 3.12), and redis-py sends every command through
+        it: a receive cancelled there goes on blocking on Redis for the process's life,
+        and the closing consumer waits on it until Daphne cancels the consumer itself
+        (a refused socket's test sat out a second; ``tests/boomsite/test_channel_layer.py``
+        shows it). Here the receive runs in a task of its own, cancelled again until
+        it has ended."""
+        receiving = asyncio.ensure_future(super().receive(channel))
+        try:
+            return await asyncio.shield(receiving)
+        except asyncio.CancelledError:
+            while not receiving.done():
+                receiving.cancel()
+                await asyncio.wait({receiving}, timeout=_RECANCEL_SECONDS)
+            raise
 
     async def receive_single(self, channel: str) -> Any:
         """channels-redis's, after letting go of closed sockets' buffers now and then."""

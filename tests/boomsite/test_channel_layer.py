@@ -143,3 +143,29 @@ def test_a_closed_socket_s_late_messages_are_let_go_and_an_open_one_s_kept(
         await layer.flush()
 
     asyncio.run(scenario())
+
+
+def test_a_cancelled_receive_always_ends() -> None:
+    """A socket that closes cancels its receive. Cancelled at any moment, even while
+    redis-py is inside one of its ``asyncio.wait_for`` calls (Python 3.11's drops a
+    cancellation that comes as the operation finishes), the receive ends, and the layer
+    is left with nobody receiving."""
+    stuck: list[float] = []
+
+    async def scenario() -> None:
+        for step in range(60):
+            delay = step * 0.00005  # 0 to 3 ms: making the connection, the first commands
+            layer = a_layer(a_prefix())
+            receiving = asyncio.ensure_future(layer.receive(await layer.new_channel()))
+            await asyncio.sleep(delay)
+            receiving.cancel()
+            await asyncio.wait({receiving}, timeout=1)
+            if not receiving.done():
+                stuck.append(delay)
+                receiving.cancel()  # a second time, to end the test
+                await asyncio.wait({receiving}, timeout=1)
+            assert layer.receive_count == 0
+            await layer.flush()
+
+    asyncio.run(scenario())
+    assert not stuck, f"receives cancelled after these delays (s) went on: {stuck}"
