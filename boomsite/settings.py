@@ -96,6 +96,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.your_turn",
+                "games.context_processors.feature_nav_links",
             ],
         },
     },
@@ -212,6 +213,19 @@ MATCH_FINISHED_TASKS: list[str] = [
 MATCH_NOTES: list[str] = [
     "games.tournaments.selectors.match_note",  # "Autumn Cup: round 2, table 3"
 ]
+# The links features offer on the core's pages (games/feature_links.py), by dotted path
+# and shown in this order: so the core's templates name no feature (a test greps them).
+NAV_LINKS: list[str] = [  # the navigation, after "My matches"
+    "games.history.links.nav_link",
+    "games.tournaments.links.nav_link",
+    "games.profiles.links.nav_link",  # the signed-in person's own page, under their name
+]
+GAME_LINKS: list[str] = ["games.ratings.links.leaderboard_link"]  # a game's page
+REPLAY_LINKS: list[str] = ["games.review.links.replay_link"]  # under a replay, and its marks
+PLAYER_PAGES: list[str] = ["games.profiles.links.player_page"]  # where a player's name links
+# Sections features add to the account settings page (accounts/settings_sections.py):
+# accounts import nothing from games, so the vacation forms come from notify this way.
+ACCOUNT_SETTINGS_SECTIONS: list[str] = ["games.notify.views.vacation_settings_section"]
 # Turn clocks (games/clocks.py): the sweep's period, the grace before a "your turn"
 # email, and each player's vacation bank per year.
 CLOCK_SWEEP_SECONDS = config.env_int("CLOCK_SWEEP_SECONDS", 15)
