@@ -199,6 +199,14 @@ RECOVERY_SWEEP_SECONDS = 5
 BOT_TURN_STALE_SECONDS = 10
 ANNOUNCEMENT_RETRY_SECONDS = 10
 ANNOUNCEMENT_RETRY_MAX_SECONDS = 120
+# Sends after which the sweep gives an undelivered announcement up (logged, and shown in
+# the admin, which can send it again): 30 sends are about an hour (10, 20, 40, 80 s,
+# then every 2 minutes), past a worker's death or a broker's restart, so what is left
+# is a subscriber that fails every time, for an operator to mend.
+ANNOUNCEMENT_MAX_ATTEMPTS = config.env_int("ANNOUNCEMENT_MAX_ATTEMPTS", 30)
+# Delivered announcements are deleted this long after their delivery (the admin's record
+# of what each subscriber was told), by the hourly prune-announcements task.
+ANNOUNCEMENT_RETENTION_DAYS = config.env_int("ANNOUNCEMENT_RETENTION_DAYS", 30)
 # Celery tasks told, by name, that a match finished (games/effects.py): each gets the
 # match id after the commit that finished it, from an outbox row written with it, and
 # again by the recovery sweep until it marks the row delivered. Features add
@@ -237,6 +245,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.resend_announcements",
         "schedule": float(RECOVERY_SWEEP_SECONDS),
     },
+    # Hourly: a delete of what was delivered ANNOUNCEMENT_RETENTION_DAYS ago, in batches.
+    "prune-announcements": {"task": "games.tasks.prune_announcements", "schedule": 3600.0},
     "sweep-clocks": {"task": "games.tasks.sweep_clocks", "schedule": float(CLOCK_SWEEP_SECONDS)},
     # Nudges, alarms, invitations and digests that fell due (games/notify/services.py).
     "sweep-notices": {"task": "games.notify.tasks.sweep_notices", "schedule": float(CLOCK_SWEEP_SECONDS)},
