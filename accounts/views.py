@@ -6,7 +6,6 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.forms import AccountSettingsForm, NotificationSettingsForm
@@ -18,6 +17,7 @@ from accounts.services import (
     user_update_notifications,
     user_update_settings,
 )
+from accounts.settings_sections import settings_sections
 
 
 @login_required
@@ -65,18 +65,16 @@ def _settings_page(
     notifications: NotificationSettingsForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """The account page: settings, email notifications, vacation (its forms post to
-    games/notify, which owns the clocks: accounts import nothing from games) and API tokens."""
-    now = timezone.now()
+    """The account page: settings, email notifications, the sections other apps add
+    (``settings.ACCOUNT_SETTINGS_SECTIONS``: notify's vacation forms, since accounts import
+    nothing from games) and API tokens."""
     return render(
         request,
         "accounts/settings.html",
         {
             "form": form or AccountSettingsForm(instance=user),
             "notifications": notifications or NotificationSettingsForm(instance=user),
-            "on_vacation": user.on_vacation(now),
-            "vacation_until": user.vacation_until,
-            "vacation_days": user.vacation_days_available(now),
+            "sections": settings_sections(request, user),
             "tokens": user.api_tokens.all(),
             "new_token": request.session.pop("new_api_token", None),
         },

@@ -96,6 +96,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.your_turn",
+                "games.context_processors.feature_nav_links",
             ],
         },
     },
@@ -198,6 +199,14 @@ RECOVERY_SWEEP_SECONDS = 5
 BOT_TURN_STALE_SECONDS = 10
 ANNOUNCEMENT_RETRY_SECONDS = 10
 ANNOUNCEMENT_RETRY_MAX_SECONDS = 120
+# Sends after which the sweep gives an undelivered announcement up (logged, and shown in
+# the admin, which can send it again): 30 sends are about an hour (10, 20, 40, 80 s,
+# then every 2 minutes), past a worker's death or a broker's restart, so what is left
+# is a subscriber that fails every time, for an operator to mend.
+ANNOUNCEMENT_MAX_ATTEMPTS = config.env_int("ANNOUNCEMENT_MAX_ATTEMPTS", 30)
+# Delivered announcements are deleted this long after their delivery (the admin's record
+# of what each subscriber was told), by the hourly prune-announcements task.
+ANNOUNCEMENT_RETENTION_DAYS = config.env_int("ANNOUNCEMENT_RETENTION_DAYS", 30)
 # Celery tasks told, by name, that a match finished (games/effects.py): each gets the
 # match id after the commit that finished it, from an outbox row written with it, and
 # again by the recovery sweep until it marks the row delivered. Features add
@@ -212,6 +221,19 @@ MATCH_FINISHED_TASKS: list[str] = [
 MATCH_NOTES: list[str] = [
     "games.tournaments.selectors.match_note",  # "Autumn Cup: round 2, table 3"
 ]
+# The links features offer on the core's pages (games/feature_links.py), by dotted path
+# and shown in this order: so the core's templates name no feature (a test greps them).
+NAV_LINKS: list[str] = [  # the navigation, after "My matches"
+    "games.history.links.nav_link",
+    "games.tournaments.links.nav_link",
+    "games.profiles.links.nav_link",  # the signed-in person's own page, under their name
+]
+GAME_LINKS: list[str] = ["games.ratings.links.leaderboard_link"]  # a game's page
+REPLAY_LINKS: list[str] = ["games.review.links.replay_link"]  # under a replay, and its marks
+PLAYER_PAGES: list[str] = ["games.profiles.links.player_page"]  # where a player's name links
+# Sections features add to the account settings page (accounts/settings_sections.py):
+# accounts import nothing from games, so the vacation forms come from notify this way.
+ACCOUNT_SETTINGS_SECTIONS: list[str] = ["games.notify.views.vacation_settings_section"]
 # Turn clocks (games/clocks.py): the sweep's period, the grace before a "your turn"
 # email, and each player's vacation bank per year.
 CLOCK_SWEEP_SECONDS = config.env_int("CLOCK_SWEEP_SECONDS", 15)
@@ -223,6 +245,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.resend_announcements",
         "schedule": float(RECOVERY_SWEEP_SECONDS),
     },
+    # Hourly: a delete of what was delivered ANNOUNCEMENT_RETENTION_DAYS ago, in batches.
+    "prune-announcements": {"task": "games.tasks.prune_announcements", "schedule": 3600.0},
     "sweep-clocks": {"task": "games.tasks.sweep_clocks", "schedule": float(CLOCK_SWEEP_SECONDS)},
     # Nudges, alarms, invitations and digests that fell due (games/notify/services.py).
     "sweep-notices": {"task": "games.notify.tasks.sweep_notices", "schedule": float(CLOCK_SWEEP_SECONDS)},

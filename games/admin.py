@@ -20,9 +20,9 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html, format_html_join
 
-from games.effects import announce_again
 from games.models import Announcement, ChatMessage, Match, Move, Seat
 from games.selectors import move_public_log
+from games.services import announcements_send_again
 
 logger = logging.getLogger(__name__)
 
@@ -137,27 +137,33 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
 
 class DeliveredFilter(admin.SimpleListFilter):
+    """Where an announcement stands: delivered, still being sent, or given up by the sweep
+    (``ANNOUNCEMENT_MAX_ATTEMPTS``: what an operator looks for)."""
+
     title = "delivered"
     parameter_name = "delivered"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]) -> list[tuple[str, str]]:
-        return [("yes", "Delivered"), ("no", "Not yet")]
+        return [("yes", "Delivered"), ("no", "Not yet"), ("gave_up", "Gave up")]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "yes":
             return queryset.filter(delivered_at__isnull=False)
         if self.value() == "no":
             return queryset.filter(delivered_at__isnull=True)
+        if self.value() == "gave_up":
+            return queryset.filter(delivered_at__isnull=True, gave_up_at__isnull=False)
         return queryset
 
 
 @admin.register(Announcement)
 class AnnouncementAdmin(admin.ModelAdmin):
     """The match-finished outbox (``games/effects.py``): what each subscriber was told and
-    whether its work is done. Written by play and marked by the subscribers, never here;
-    staff may only send an undelivered one again now instead of at the sweep's next pass."""
+    whether its work is done, or whether the sweep gave up sending it. Written by play and
+    marked by the subscribers, never here; staff may only send an undelivered one again
+    now instead of at the sweep's next pass (a given-up one is then owed again)."""
 
-    list_display = ("match", "task_name", "created_at", "sent_at", "attempts", "delivered_at")
+    list_display = ("match", "task_name", "created_at", "sent_at", "attempts", "delivered_at", "gave_up_at")
     list_filter = (DeliveredFilter, "task_name")
     search_fields = ("match__id", "task_name")
     readonly_fields = list_display
@@ -174,11 +180,10 @@ class AnnouncementAdmin(admin.ModelAdmin):
 
     @admin.action(description="Send the selected undelivered announcements again now", permissions=["view"])
     def send_again(self, request: HttpRequest, queryset: QuerySet[Announcement]) -> None:
-        owed = list(queryset.filter(delivered_at__isnull=True))
-        for announcement in owed:
-            announce_again(announcement)  # sent once the admin's transaction commits
-        skipped = queryset.count() - len(owed)
-        if owed:
-            self.message_user(request, f"Sent again: {len(owed)}.", messages.SUCCESS)
+        selected = list(queryset.values_list("pk", flat=True))
+        sent = announcements_send_again(announcement_ids=selected)  # sent once its transaction commits
+        skipped = len(selected) - sent
+        if sent:
+            self.message_user(request, f"Sent again: {sent}.", messages.SUCCESS)
         if skipped:
             self.message_user(request, f"Left alone, delivered already: {skipped}.", messages.WARNING)

@@ -309,6 +309,10 @@ class Announcement(models.Model):
     (``services.announcement_delivered``), and the ``resend_announcements`` sweep sends
     again what is still undelivered. Delivery is at least once: each subscriber makes
     its own work exactly-once with a unique constraint of its own.
+
+    Not forever: after ``ANNOUNCEMENT_MAX_ATTEMPTS`` sends the sweep gives the row up
+    (``gave_up_at``, logged, shown in the admin, which may send it again), and a delivered
+    row is deleted ``ANNOUNCEMENT_RETENTION_DAYS`` after its delivery.
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="announcements")
@@ -317,6 +321,9 @@ class Announcement(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)  # the last time it went to the broker
     attempts = models.PositiveIntegerField(default=0)
     delivered_at = models.DateTimeField(null=True, blank=True)
+    # When the sweep stopped sending it, undelivered after ANNOUNCEMENT_MAX_ATTEMPTS sends:
+    # a subscriber that fails every time must not be sent a copy every two minutes forever.
+    gave_up_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -86,19 +86,22 @@ def announcements_owed(
     """Undelivered match-finished announcements due to be sent again at ``now``, the
     oldest first, at most ``limit``: never sent, or last sent longer ago than their retry
     interval, which is ``first_retry`` seconds after the first send and doubles with each
-    send after it, up to ``longest_retry``."""
+    send after it, up to ``longest_retry``. Not those given up: the sweep gives up on
+    those of them that had their last attempt (``tasks.resend_announcements``)."""
     due = Q(sent_at__isnull=True)
     attempts, wait = 1, first_retry
     while wait < longest_retry:
         due |= Q(attempts=attempts, sent_at__lt=now - timedelta(seconds=wait))
         attempts, wait = attempts + 1, wait * 2
     due |= Q(attempts__gte=attempts, sent_at__lt=now - timedelta(seconds=longest_retry))
-    return list(Announcement.objects.filter(due, delivered_at__isnull=True).order_by("created_at")[:limit])
+    owed = Announcement.objects.filter(due, delivered_at__isnull=True, gave_up_at__isnull=True)
+    return list(owed.order_by("created_at")[:limit])
 
 
 def announcements_undelivered_count() -> int:
-    """How many match-finished announcements no subscriber has finished yet (read by
-    the partial index ``announcement_owed``): ``/metrics`` shows it at every scrape."""
+    """How many match-finished announcements no subscriber has finished yet, given up
+    ones included until an operator sends them again (read by the partial index
+    ``announcement_owed``): ``/metrics`` shows it at every scrape."""
     return Announcement.objects.filter(delivered_at__isnull=True).count()
 
 

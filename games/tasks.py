@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -61,21 +62,51 @@ def sweep_bot_turns() -> int:
 def resend_announcements() -> int:
     """Send again every match-finished announcement still undelivered a while after its
     last send (a worker died with it, the broker was down, a process died after the
-    commit, a subscriber failed or is still at work)."""
+    commit, a subscriber failed or is still at work); give up, with a warning, on one
+    whose last send was its ``ANNOUNCEMENT_MAX_ATTEMPTS``-th and still is not delivered
+    (the admin shows it and can send it again). Returns how many were sent."""
     from games.effects import announce_again
     from games.selectors import announcements_owed
+    from games.services import announcement_give_up
 
+    now = timezone.now()
     owed = announcements_owed(
-        timezone.now(),
+        now,
         first_retry=settings.ANNOUNCEMENT_RETRY_SECONDS,
         longest_retry=settings.ANNOUNCEMENT_RETRY_MAX_SECONDS,
         limit=RECOVERY_LIMIT,
     )
+    sent = 0
     for announcement in owed:
+        # Judged once its last copy had its wait to be delivered, as a send would be: in
+        # the same one query, so a sweep with nothing to do stays one query.
+        if announcement.attempts >= settings.ANNOUNCEMENT_MAX_ATTEMPTS:
+            if announcement_give_up(announcement_id=announcement.pk, now=now):
+                logger.warning(
+                    "gave up the match-finished announcement of match %s to %s after %d attempts",
+                    announcement.match_id,
+                    announcement.task_name,
+                    announcement.attempts,
+                )
+            continue
         announce_again(announcement)
-    if owed:
-        logger.warning("sent %d match-finished announcement(s) again", len(owed))
-    return len(owed)
+        sent += 1
+    if sent:
+        logger.warning("sent %d match-finished announcement(s) again", sent)
+    return sent
+
+
+@shared_task
+def prune_announcements() -> int:
+    """Delete the announcements delivered more than ``ANNOUNCEMENT_RETENTION_DAYS`` ago
+    (beat, hourly); the undelivered stay. Returns how many were deleted."""
+    from games.services import announcements_prune
+
+    cutoff = timezone.now() - timedelta(days=settings.ANNOUNCEMENT_RETENTION_DAYS)
+    deleted = announcements_prune(delivered_before=cutoff)
+    if deleted:
+        logger.info("pruned %d delivered match-finished announcement(s)", deleted)
+    return deleted
 
 
 # Due clocks read per query: the due set is read by its index a batch at a time.

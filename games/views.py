@@ -24,6 +24,7 @@ from games.boards import render_board
 from games.bots import levels_for
 from games.engine import IllegalAction, all_games, get
 from games.errors import ErrorCode
+from games.feature_links import game_links, replay_links
 from games.forms import MatchCreateForm
 from games.how_to_play import has_how_to_play, how_to_play_template
 from games.inputs import BadInput, parse_json, whole_number
@@ -87,6 +88,7 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "bot_levels": [(level, f"{level.title()} Bot") for level in levels],
             "default_level": QUICK_LEVEL if QUICK_LEVEL in levels else levels[0],
             "open_matches": selectors.open_public_matches(game.slug),
+            "game_links": game_links(game),
         },
         status=400 if request.method == "POST" else 200,
     )
@@ -229,6 +231,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
         access, frame = _replay_frame(request, match_id)
     except BadReplayRequest as refusal:
         return render(request, "games/replay_refused.html", {"why": str(refusal)}, status=400)
+    links = replay_links(access.match, request.user)
     return render(
         request,
         "games/replay.html",
@@ -238,6 +241,9 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
             "eyes": replays.eyes_offered(access.match, access.seat_index),
             "board_html": render_board(frame.board, {"match_id": None}),
             "notes": match_notes(access.match),
+            "replay_links": links,
+            # What the replay's script asks to mark the steps (the viewer's review), if offered.
+            "marks_url": next((link.script_url for link in links if link.script_url), ""),
         },
     )
 

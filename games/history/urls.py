@@ -1,5 +1,5 @@
 """History's addresses, included at the site's root (they live under /history/, /matches/
-and /api/). The names are global: ``history`` is the navigation's link."""
+and /api/). The names are global: ``history`` is the navigation's link (``links.py``, settings ``NAV_LINKS``)."""
 
 from django.urls import path
 

@@ -31,6 +31,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
+from games.feature_links import player_pages
 from games.live import presence
 from games.models import ChatMessage, Match, Seat
 from games.selectors import Access, access_to, board_for, seat_names
@@ -85,10 +86,14 @@ def live_html(
     board = board_for(access, state=state)
     if online is None:
         online = online_for(access)
+    # Where each person's name links (settings.PLAYER_PAGES: their profile), asked once
+    # per drawing, not by the template for each seat.
+    pages = player_pages(seat.user for seat in access.seats)
     players = [
         {
             "seat": seat,
             "name": name,
+            "page": pages.get(seat.user.pk) if seat.user is not None else None,
             "owes": board is not None and seat.index in board.to_act and access.match.status == "running",
             # Bots have no dot: they are always there. An invited person may have the page open too.
             "person": seat.user is not None and not seat.user.is_bot,

@@ -164,16 +164,17 @@ def invitation_notice(*, seat_id: int) -> str:
     return _decide_once(Notice(user=seat.user, match=seat.match, kind=Kind.INVITATION, claimed_at=now))
 
 
-def table_ready_notice(*, seat_id: int, tournament_name: str, round_number: int) -> str:
-    """ "Your table is ready": a tournament seated the seat's person at a new table (a
-    match already running). Asked for by the tournament, once per person and table (the
-    notice's key makes a second call send nothing). A person who wants none gets a
-    ``dropped`` row, as for an invitation: the decision is made once."""
+def table_ready_notice(*, seat_id: int, about: str) -> str:
+    """ "Your table is ready": a feature above this one seated the seat's person at a new
+    table (a match already running) and says what seated them in ``about``, its own words
+    ("round 2 of Autumn Cup": notify knows nothing of tournaments). Asked once per person
+    and table (the notice's key makes a second call send nothing). A person who wants
+    none gets a ``dropped`` row, as for an invitation: the decision is made once."""
     now = timezone.now()
     seat = Seat.objects.select_related("user", "match").filter(pk=seat_id).first()
     if seat is None or seat.user is None or seat.match.status != Match.Status.RUNNING:
         return "gone"
-    about = f"round {round_number} of {tournament_name}"[: Notice._meta.get_field("about").max_length]
+    about = about[: Notice._meta.get_field("about").max_length]
     return _decide_once(
         Notice(user=seat.user, match=seat.match, kind=Kind.TABLE, about=about, claimed_at=now)
     )

@@ -1,5 +1,6 @@
 """Pages of notifications: the one-click unsubscribe, and vacation (the account page's
-vacation forms post here, since accounts import nothing from games).
+vacation section is drawn here, ``vacation_settings_section``, and its forms post here,
+since accounts import nothing from games).
 
 Thin: parse, call one service, answer.
 """
@@ -10,8 +11,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -73,3 +76,16 @@ def vacation_end(request: HttpRequest) -> HttpResponse:
     else:
         messages.info(request, "You were not on vacation.")
     return redirect("account_settings")
+
+
+def vacation_settings_section(request: HttpRequest, user: User) -> SafeString:
+    """The account settings page's vacation section (``settings.ACCOUNT_SETTINGS_SECTIONS``):
+    the bank of days and the form that begins a vacation, or the one that ends it."""
+    now = timezone.now()
+    context = {
+        "on_vacation": user.on_vacation(now),
+        "vacation_until": user.vacation_until,
+        "vacation_days": user.vacation_days_available(now),
+    }
+    # Drawn as a template escapes it, so safe inside the page.
+    return mark_safe(render_to_string("notify/_vacation_settings.html", context, request=request))

@@ -38,16 +38,13 @@ from django.db.models import (
     Subquery,
     Value,
     When,
-    Window,
 )
-from django.db.models.functions import RowNumber
 
 from accounts.models import User
 from games.engine import Game, IllegalAction, get
 from games.history.selectors import HistoryPage, history_page, outcome
 from games.models import Match, Seat
-from games.ratings.models import RatingChange
-from games.ratings.selectors import PlayerRating, RatingPoint, rating_point, ratings_of
+from games.ratings.selectors import PlayerRating, RatingPoint, latest_rating_points, ratings_of
 
 # Rows of the recent-matches list; History's page of the player has the rest.
 RECENT_MATCHES = 10
@@ -211,25 +208,8 @@ def rating_series(
     player: User, ratings: dict[str, PlayerRating], *, limit: int = CHART_POINTS
 ) -> list[RatingSeries]:
     """The latest ``limit`` rated matches of ``player`` in each game they have a
-    rating in, oldest first, by game name: one query (``rating_history`` would read the
-    whole history, one query per game)."""
-    changes = (
-        RatingChange.objects.filter(user=player, game__in=list(ratings))
-        .annotate(
-            from_latest=Window(
-                RowNumber(),
-                partition_by=[F("game")],
-                order_by=[F("finished_at").desc(), F("match_id").desc()],
-            ),
-            in_game=Window(Count("pk"), partition_by=[F("game")]),
-        )
-        .filter(from_latest__lte=limit)
-        .order_by("game", "finished_at", "match_id")
-    )
-    points: dict[str, list[RatingPoint]] = {slug: [] for slug in ratings}
-    for change in changes:
-        # Counted from the newest: how many rated matches the player had after this one.
-        points[change.game].append(rating_point(change, change.in_game - change.from_latest + 1))
+    rating in, oldest first, by game name: one query (ratings' ``latest_rating_points``)."""
+    points = latest_rating_points(player, ratings, limit=limit)
     series = [RatingSeries(rating=rating, points=points[slug]) for slug, rating in ratings.items()]
     return sorted(series, key=lambda one: one.rating.game_name)
 

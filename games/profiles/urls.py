@@ -1,5 +1,6 @@
 """The profile's address, included at the site's root. Its name is global (``profile``):
-the navigation, match pages, History and the leaderboards link to it."""
+History and the leaderboards link to it; the core's navigation and match pages reach it
+through ``games/profiles/links.py`` (settings ``NAV_LINKS``, ``PLAYER_PAGES``)."""
 
 from django.urls import path
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 from accounts.models import User
 from games.profiles import selectors
 from games.profiles.charts import rating_chart
-from games.ratings import rules
+from games.ratings.selectors import PROVISIONAL_BELOW
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "player": player,
             "profile": found,
             "charts": [_chart(series) for series in found.rating_series],
-            "established": rules.PROVISIONAL_BELOW,
+            "established": PROVISIONAL_BELOW,
             "is_mine": viewer.pk == player.pk,
         },
     )

@@ -1,6 +1,8 @@
 """Reads of ratings, for pages and for other features (profiles, history, tournaments'
-seeding): ``rating_of``, ``ratings_of``, ``rating_history``, ``leaderboard``; and the
-one read both rating paths share, ``seat_results`` (what a finished match's seats did).
+seeding): ``rating_of``, ``ratings_of``, ``rating_history``, ``latest_rating_points``,
+``conservative_ratings``, ``leaderboard``; and the one read both rating paths share,
+``seat_results`` (what a finished match's seats did). Other features read ratings here
+only: ``games.ratings.models`` is protected (pyproject.toml, lint-imports).
 
 Every number shown is ``rules.display`` (the conservative estimate, scaled); the raw
 mu and sigma come along for programs.
@@ -14,7 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from accounts.models import User
@@ -24,6 +27,9 @@ from games.models import Move, Seat
 from games.ratings import rules
 from games.ratings.models import Rating, RatingChange
 
+# A rating is provisional (shown with a "?") before this many rated matches: the profile
+# says so in words. Re-exported for other features, which read ratings through this module.
+PROVISIONAL_BELOW = rules.PROVISIONAL_BELOW
 # The leaderboard lists players with at least rules.PROVISIONAL_BELOW rated matches in
 # the game, one of them finished within ACTIVE_DAYS, best first, at most LEADERBOARD_SIZE.
 ACTIVE_DAYS = 30
@@ -137,6 +143,39 @@ def rating_history(user: User, game_slug: str) -> list[RatingPoint]:
     game = rated_game(game_slug)
     changes = RatingChange.objects.filter(user=user, game=game.slug).order_by("finished_at", "match_id")
     return [rating_point(change, count) for count, change in enumerate(changes, start=1)]
+
+
+def latest_rating_points(
+    user: User, game_slugs: Iterable[str], *, limit: int
+) -> dict[str, list[RatingPoint]]:
+    """The latest ``limit`` rated matches of ``user`` in each of ``game_slugs``, oldest
+    first, in one query (``rating_history`` per game would read each whole history)."""
+    slugs = list(game_slugs)
+    changes = (
+        RatingChange.objects.filter(user=user, game__in=slugs)
+        .annotate(
+            from_latest=Window(
+                RowNumber(),
+                partition_by=[F("game")],
+                order_by=[F("finished_at").desc(), F("match_id").desc()],
+            ),
+            in_game=Window(Count("pk"), partition_by=[F("game")]),
+        )
+        .filter(from_latest__lte=limit)
+        .order_by("game", "finished_at", "match_id")
+    )
+    points: dict[str, list[RatingPoint]] = {slug: [] for slug in slugs}
+    for change in changes:
+        # Counted from the newest: how many rated matches the player had after this one.
+        points[change.game].append(rating_point(change, change.in_game - change.from_latest + 1))
+    return points
+
+
+def conservative_ratings(game_slug: str, user_ids: list[int]) -> dict[int, float]:
+    """Each rated player's conservative rating in the game (the leaderboard's order),
+    by user id; players without a rated match there are left out (tournament seeding)."""
+    rows = Rating.objects.filter(game=game_slug, user_id__in=user_ids, rated_matches__gt=0)
+    return dict(rows.values_list("user_id", "conservative"))
 
 
 def leaderboard(game_slug: str, *, now: datetime | None = None) -> list[LeaderboardRow]:

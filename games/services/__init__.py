@@ -15,7 +15,12 @@ leaves the database as it was.
 """
 
 from games.errors import MatchError
-from games.services.announcements import announcement_delivered
+from games.services.announcements import (
+    announcement_delivered,
+    announcement_give_up,
+    announcements_prune,
+    announcements_send_again,
+)
 from games.services.chat import chat_post
 from games.services.common import AUTOPILOT_LEVEL, BOT_USERNAMES, bot_account
 from games.services.endings import match_resign
@@ -45,6 +50,9 @@ __all__ = [
     "SeatRequest",
     "SubmitResult",
     "announcement_delivered",
+    "announcement_give_up",
+    "announcements_prune",
+    "announcements_send_again",
     "bot_account",
     "bot_play_turn",
     "bot_turns_queue_again",

@@ -21,10 +21,5 @@ def round_seated_emails(*, round_id: int) -> int:
         .order_by("match_id", "index")
         .values_list("pk", flat=True)
     )
-    return sum(
-        table_ready_notice(
-            seat_id=seat_id, tournament_name=round_.tournament.name, round_number=round_.number
-        )
-        == "sent"
-        for seat_id in seat_ids
-    )
+    about = f"round {round_.number} of {round_.tournament.name}"  # the email's words for the table
+    return sum(table_ready_notice(seat_id=seat_id, about=about) == "sent" for seat_id in seat_ids)

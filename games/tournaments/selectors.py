@@ -12,7 +12,6 @@ from django.urls import reverse
 
 from games.match_notes import MatchNote
 from games.models import Match
-from games.ratings.models import Rating
 from games.tournaments import formats
 from games.tournaments.models import Entry, Round, Table, Tournament
 from games.tournaments.setup import format_settings
@@ -68,12 +67,6 @@ def _played_round(round_: Round, tables: list[Table]) -> formats.PlayedRound:
 
 def current_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.order_by("-number").first()
-
-
-def ratings_for_seeding(game_slug: str, user_ids: list[int]) -> dict[int, float]:
-    """Each rated player's conservative rating in the game (the leaderboard's order)."""
-    rows = Rating.objects.filter(game=game_slug, user_id__in=user_ids, rated_matches__gt=0)
-    return dict(rows.values_list("user_id", "conservative"))
 
 
 def tournaments_to_start(now: datetime) -> list[int]:

@@ -28,6 +28,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.engine import get
 from games.models import Match, ResignReason, Seat
+from games.ratings.selectors import conservative_ratings
 from games.services import (
     MatchError,
     PlacedSeat,
@@ -252,7 +253,7 @@ def _seeded(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
         shuffled = list(entries)
         secrets.SystemRandom().shuffle(shuffled)
         return shuffled
-    ratings = selectors.ratings_for_seeding(tournament.game, [entry.user_id for entry in entries])
+    ratings = conservative_ratings(tournament.game, [entry.user_id for entry in entries])
     order = {entry.pk: position for position, entry in enumerate(entries)}
 
     def key(entry: Entry) -> tuple[bool, bool, float, int]:

@@ -1,0 +1,96 @@
+"""The links features offer on the core's pages, without the core naming them.
+
+The core's pages and templates never name a feature's address (a test greps them:
+tests/games/test_feature_hooks.py): removing a feature must not break them. Instead
+each page asks the functions listed in a setting, by dotted path, as ``MATCH_NOTES``
+does (``games/match_notes.py``), and shows what they offer, in the setting's order:
+
+- ``NAV_LINKS``: the site's navigation, after "My matches": ``function(user)``;
+- ``GAME_LINKS``: a game's page, under its rules link: ``function(game)``;
+- ``REPLAY_LINKS``: beside "Back to the match" under a replay: ``function(match, user)``;
+
+each returning a ``FeatureLink`` or None (nothing to offer there, or not to this
+person); and ``PLAYER_PAGES``: where a player's name links, ``function(user)``
+returning an address or None, the first address given wins (a name is one link).
+
+The functions are imported once per list of paths (a test that changes the setting
+gets its own), so asking costs what the functions themselves cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.utils.module_loading import import_string
+
+from accounts.models import User
+from games.engine import Game
+from games.models import Match
+
+# The settings this module reads, each a list of dotted paths to functions: what
+# tests/games/test_feature_hooks.py checks resolves.
+HOOK_SETTINGS = ("NAV_LINKS", "GAME_LINKS", "REPLAY_LINKS", "PLAYER_PAGES")
+
+
+@dataclass(frozen=True)
+class FeatureLink:
+    """A link a feature offers: ``text`` to ``url``. ``id``: the element's id, where a
+    page's script or a test finds it; ``hint``: a few quiet words after it; ``script_url``:
+    an address the page's script may ask for more (the replay's marks, from the review)."""
+
+    text: str
+    url: str
+    id: str = ""
+    hint: str = ""
+    script_url: str = ""
+
+
+@cache
+def _functions(paths: tuple[str, ...]) -> list[Callable[..., Any]]:
+    return [import_string(path) for path in paths]
+
+
+def hook_functions(setting_name: str) -> list[Callable[..., Any]]:
+    """The functions a hook setting lists, imported (once per list of paths)."""
+    return _functions(tuple(getattr(settings, setting_name)))
+
+
+def _offered(setting_name: str, *arguments: Any) -> list[FeatureLink]:
+    links = (offer(*arguments) for offer in hook_functions(setting_name))
+    return [link for link in links if link is not None]
+
+
+def nav_links(user: User | AnonymousUser) -> list[FeatureLink]:
+    """The features' links in the site's navigation, for ``user`` (signed in or not)."""
+    return _offered("NAV_LINKS", user)
+
+
+def game_links(game: Game[Any]) -> list[FeatureLink]:
+    """The features' links on ``game``'s page (its leaderboard)."""
+    return _offered("GAME_LINKS", game)
+
+
+def replay_links(match: Match, user: User | AnonymousUser) -> list[FeatureLink]:
+    """The features' links under ``match``'s replay, for ``user`` (the post-game review)."""
+    return _offered("REPLAY_LINKS", match, user)
+
+
+def player_pages(users: Iterable[User | None]) -> dict[int, str]:
+    """Where each of ``users`` is linked when named (their profile), by user id; a user
+    no feature gives a page is left out. Asked once per drawing of a list of players:
+    the live part is drawn after every move."""
+    finders = hook_functions("PLAYER_PAGES")
+    pages: dict[int, str] = {}
+    for user in users:
+        if user is None or user.pk in pages:
+            continue
+        for find in finders:
+            if (url := find(user)) is not None:
+                pages[user.pk] = url
+                break
+    return pages
