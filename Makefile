@@ -12,8 +12,12 @@ NGINX := /usr/sbin/nginx
 run: $(VENV)/.installed-runtime
 	$(BIN)/python -m boomsite.run
 
+# Two workers (pytest-xdist), each with its own database, Redis databases and var/
+# folder (tests/embedded_env.py); a module that starts processes stays on one worker
+# (tests/conftest.py). The 25 slowest tests are printed at the end.
+TEST_WORKERS ?= 2
 test: $(VENV)/.installed-dev $(CHROMIUM) $(NGINX)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -38,6 +38,14 @@ def redis_url() -> str:
     return os.environ.get("REDIS_URL") or f"unix://{embedded_redis_socket()}"
 
 
+def redis_db(url: str) -> int:
+    """The database number a Redis URL names (``redis://h:p/N``, ``unix://path?db=N``; 0 if none)."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        return int(dict(parse_qsl(parts.query)).get("db", "0"))
+    return int(parts.path.strip("/") or "0")
+
+
 def redis_url_with_db(url: str, db: int) -> str:
     """The same server, another database number (``redis://h:p/N`` or ``unix://path?db=N``)."""
     parts = urlsplit(url)

@@ -19,6 +19,21 @@ ROOT = Path(__file__).resolve().parent.parent
 PURE_TESTS = (ROOT / "tests" / "engine", ROOT / "tests" / "bots")
 
 
+# Fixtures that start a process (a Daphne, a Celery worker, chromium) once per module.
+_PROCESS_FIXTURES = frozenset({"celery_worker_process", "live_site", "browser"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under ``pytest -n`` (``make test``, ``--dist loadgroup``), keep each module that
+    starts processes on one worker: its processes start once, not once per worker. The
+    other tests are handed out one by one to whichever worker is free."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("slow") or fixtures & _PROCESS_FIXTURES:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 @pytest.fixture(autouse=True)
 def site_defaults(request: pytest.FixtureRequest) -> None:
     """For every site test: plain HTTP to the test client, empty rate-limit counters.

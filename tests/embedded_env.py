@@ -21,6 +21,35 @@ _owned_var_dir: Path | None = None
 if not os.environ.get("BOOMSITE_VAR_DIR"):
     _owned_var_dir = ROOT / "var" / "test" / f"run-{os.getpid()}"
     os.environ["BOOMSITE_VAR_DIR"] = str(_owned_var_dir)
+
+
+def _isolate_xdist_worker(worker: str) -> None:
+    """Under ``pytest -n N`` each worker ``gwK`` runs its tests beside the others, so it
+    gets what a test may clear, count or consume as its own: a var/ folder (logs, mail,
+    the metrics of the processes it starts), a Redis database for the channel layer and
+    Celery's queues (``REDIS_URL``'s number + 2K) and one for the cache
+    (``CACHE_REDIS_DB`` + 2K: tests clear it whole). The Redis server is the run's one
+    (the controller starts the embedded one in the shared var/ folder); the test
+    database is pytest-django's own per worker (a ``_gwK`` suffix)."""
+    from boomsite import config as site_config
+
+    index = int(worker.removeprefix("gw"))
+    shared_var = Path(os.environ["BOOMSITE_VAR_DIR"])
+    url = os.environ.get("REDIS_URL") or f"unix://{shared_var / 'redis' / 'redis.sock'}"
+    channels_db, cache_db = site_config.redis_db(url), site_config.env_int("CACHE_REDIS_DB", 1)
+    if (cache_db - channels_db) % 2 == 0:
+        # Stepping both by two keeps every worker's pair apart only if one is odd, one even.
+        raise pytest.UsageError(
+            f"pytest -n needs REDIS_URL's database ({channels_db}) and CACHE_REDIS_DB ({cache_db}) "
+            "to be one odd, one even"
+        )
+    os.environ["REDIS_URL"] = site_config.redis_url_with_db(url, channels_db + 2 * index)
+    os.environ["CACHE_REDIS_DB"] = str(cache_db + 2 * index)
+    os.environ["BOOMSITE_VAR_DIR"] = str(shared_var / worker)
+
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    _isolate_xdist_worker(os.environ["PYTEST_XDIST_WORKER"])
 # The tests' own process serves requests and sockets in-process, as a Daphne does: its
 # database pool is a web process's (boomsite/database.py). The Daphnes and workers the
 # tests start say their own kind (tests/processes.py).
