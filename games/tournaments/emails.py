@@ -4,7 +4,7 @@ preferences (games/notify: the invitation choice; ``Notice`` rows make each once
 from __future__ import annotations
 
 from games.models import Seat
-from games.notify.services import table_ready_notice
+from games.notify.services import NoticeOutcome, table_ready_notice
 from games.tournaments.models import Round, Tournament
 
 
@@ -25,6 +25,6 @@ def round_seated_emails(*, round_id: int) -> int:
         table_ready_notice(
             seat_id=seat_id, tournament_name=round_.tournament.name, round_number=round_.number
         )
-        == "sent"
+        == NoticeOutcome.SENT
         for seat_id in seat_ids
     )
