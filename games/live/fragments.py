@@ -85,11 +85,12 @@ def live_html(
     board = board_for(access, state=state)
     if online is None:
         online = online_for(access)
+    is_running = access.match.status == Match.Status.RUNNING
     players = [
         {
             "seat": seat,
             "name": name,
-            "owes": board is not None and seat.index in board.to_act and access.match.status == "running",
+            "owes": board is not None and seat.index in board.to_act and is_running,
             # Bots have no dot: they are always there. An invited person may have the page open too.
             "person": seat.user is not None and not seat.user.is_bot,
             "online": seat.index in online,
