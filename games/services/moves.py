@@ -24,7 +24,7 @@ from games.selectors import bot_seat_owing, bot_turns_waiting_since
 from games.services import rows
 from games.services.common import autopilot_level
 from games.services.decisions import made_on_current_picture
-from games.services.endings import store_state
+from games.services.state import store_state
 
 
 @dataclass(frozen=True)
