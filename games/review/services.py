@@ -29,12 +29,12 @@ from datetime import timedelta
 from enum import StrEnum
 from typing import Any
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from boomsite.celery import app as celery_app
 from games.boards import presenter_for
 from games.effects import after_commit
 from games.engine import IllegalAction
@@ -189,4 +189,4 @@ def _opinion_of(review: Review, match: Match, move: Move, state: Any, names: lis
 
 
 def _queue_work(review_id: int, attempt: int) -> None:
-    celery_app.send_task(REVIEW_TASK, args=[review_id, attempt])
+    current_app.send_task(REVIEW_TASK, args=[review_id, attempt])
