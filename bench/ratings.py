@@ -222,7 +222,7 @@ def time_updates(
     minute after ``moment``); ``late``: each arrives after one that finished after it."""
     from django.db import connection
 
-    from games.ratings.services import RATED, match_rate
+    from games.ratings.services import RateOutcome, match_rate
 
     executed = 0
 
@@ -236,11 +236,11 @@ def time_updates(
         first = finished(rng, seats, people, bots, moment + timedelta(minutes=1))
         if late:
             second = finished(rng, seats, people, bots, moment + timedelta(minutes=2))
-            assert match_rate(match_id=second) == RATED
+            assert match_rate(match_id=second) == RateOutcome.RATED
         executed = 0
         with connection.execute_wrapper(counting):
             began = time.perf_counter()
-            assert match_rate(match_id=first) == RATED
+            assert match_rate(match_id=first) == RateOutcome.RATED
             times.append((time.perf_counter() - began) * 1000)
         queries.append(executed)
         moment += timedelta(minutes=2)

@@ -11,6 +11,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "boomsite.settings")
 app = Celery("boomsite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# The site's code sends tasks through ``celery.current_app`` and never imports this
+# composition root. Celery's current app is per thread: in any thread but this one
+# (a socket's worker thread, where after-commit work runs) it is the default app, and
+# without one Celery would make an unconfigured app on its own. Celery's Django fixup
+# happens to set the default too, but only if none was set before: said here, at once.
+app.set_default()
 
 
 @signals.worker_init.connect

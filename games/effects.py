@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
@@ -42,7 +43,6 @@ from django.utils import timezone
 
 from accounts.models import User
 from boomsite import metrics
-from boomsite.celery import app as celery_app
 from games.models import Announcement, Match, Seat
 from games.selectors import PLAYED_BY_BOT, people_at
 
@@ -154,7 +154,7 @@ def _a_clock_ran_out(seats: list[Seat]) -> bool:
 
 
 def _check_clocks() -> None:
-    celery_app.send_task(CLOCK_SWEEP_TASK)
+    current_app.send_task(CLOCK_SWEEP_TASK)
 
 
 def _bot_owes_a_turn(match: Match, seats: list[Seat] | None) -> bool:
@@ -177,16 +177,18 @@ def _ring_for_chat(match_id: int, message_id: int) -> None:
 
 # By name, as the match-finished subscribers are: effects must not import the tasks,
 # whose bodies call the services that call effects (lint-imports keeps games acyclic).
+# Sent through ``celery.current_app``: the app boomsite/celery.py configures (every
+# process imports it, boomsite/__init__.py), without the core importing the composition root.
 BOT_PLAY_TASK = "games.tasks.bot_play"
 CLOCK_SWEEP_TASK = "games.tasks.sweep_clocks"
 
 
 def _queue_bot_turn(match_id: int, ply: int) -> None:
-    celery_app.send_task(BOT_PLAY_TASK, args=[match_id, ply])
+    current_app.send_task(BOT_PLAY_TASK, args=[match_id, ply])
 
 
 def _send_announcement(task_name: str, match_id: int) -> None:
-    celery_app.send_task(task_name, args=[match_id])
+    current_app.send_task(task_name, args=[match_id])
     # Counted once it reached the broker: the sweep waits from the last send.
     Announcement.objects.filter(match_id=match_id, task_name=task_name).update(
         sent_at=timezone.now(), attempts=F("attempts") + 1

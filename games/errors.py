@@ -3,6 +3,7 @@
 A refusal carries a stable snake_case code (for programs) and a message (for
 people). The services raise ``MatchError(ErrorCode.X, ...)``; the API answers
 ``http_status(code)``; the form views show the message; the socket sends the code.
+Tournaments refuse with ``TournamentError(ErrorCode.X, ...)`` from the same list.
 The engine's own codes (``IllegalAction.code``: ``not_your_turn``, ``no_such_card``,
 ...) pass through unchanged and are a 400 unless listed below.
 """
@@ -14,7 +15,9 @@ from enum import StrEnum
 
 class ErrorCode(StrEnum):
     ACTION_ID_TAKEN = "action_id_taken"
+    ALREADY_REGISTERED = "already_registered"
     ALREADY_SEATED = "already_seated"
+    ALREADY_STARTED = "already_started"
     BAD_ACTION_ID = "bad_action_id"
     BAD_CURSOR = "bad_cursor"
     BAD_FILTER = "bad_filter"
@@ -22,6 +25,7 @@ class ErrorCode(StrEnum):
     BAD_PLY = "bad_ply"
     BAD_SEAT = "bad_seat"
     BAD_TEXT = "bad_text"
+    BAD_TOURNAMENT_SETUP = "bad_tournament_setup"
     BAD_TURN_LIMIT = "bad_turn_limit"
     BAD_VACATION = "bad_vacation"
     BAD_VISIBILITY = "bad_visibility"
@@ -41,6 +45,8 @@ class ErrorCode(StrEnum):
     NO_SUCH_GAME = "no_such_game"
     NO_SUCH_MATCH = "no_such_match"
     NO_SUCH_PLAYER = "no_such_player"
+    NO_SUCH_TOURNAMENT = "no_such_tournament"
+    NOT_A_DRAFT = "not_a_draft"
     NOT_A_BOT_SEAT = "not_a_bot_seat"
     NOT_ALLOWED = "not_allowed"
     NOT_FINISHED = "not_finished"
@@ -50,45 +56,65 @@ class ErrorCode(StrEnum):
     NOT_RUNNING = "not_running"
     NOT_SEATED = "not_seated"
     NOT_YOUR_SEAT = "not_your_seat"
+    # The engine's code (games/engine/base.py), named here for its status: a turn out of order.
+    NOT_YOUR_TURN = "not_your_turn"
     RATE_LIMITED = "rate_limited"
+    REGISTRATION_CLOSED = "registration_closed"
     RESIGNED = "resigned"
     SEAT_YOURSELF = "seat_yourself"
     SIGNED_OUT = "signed_out"
     STALE_PLY = "stale_ply"
+    STILL_A_DRAFT = "still_a_draft"
     TOO_LARGE = "too_large"
+    TOO_FEW_ENTRANTS = "too_few_entrants"
     TOO_MANY_SOCKETS = "too_many_sockets"
+    TOURNAMENT_FULL = "tournament_full"
+    TOURNAMENT_OVER = "tournament_over"
     UNAUTHORISED = "unauthorised"
     UNKNOWN_MESSAGE = "unknown_message"
 
 
 # Not listed: 400 (a request the match cannot take as it is).
-_HTTP_STATUS: dict[str, int] = {
-    "action_id_taken": 409,
-    "already_seated": 409,
-    "busy": 503,
-    "game_over": 409,
-    "login_required": 401,
-    "match_full": 409,
-    "method_not_allowed": 405,
-    "no_such_game": 404,
-    "no_such_match": 404,
-    "not_finished": 409,
-    "not_open": 409,
-    "not_running": 409,
-    "not_your_seat": 403,
-    "not_your_turn": 409,
-    "rate_limited": 429,
-    "resigned": 403,
-    "signed_out": 401,
-    "stale_ply": 409,
-    "too_large": 413,
-    "unauthorised": 401,
+_HTTP_STATUS: dict[ErrorCode, int] = {
+    ErrorCode.ACTION_ID_TAKEN: 409,
+    ErrorCode.ALREADY_REGISTERED: 409,
+    ErrorCode.ALREADY_SEATED: 409,
+    ErrorCode.ALREADY_STARTED: 409,
+    ErrorCode.BUSY: 503,
+    ErrorCode.GAME_OVER: 409,
+    ErrorCode.LOGIN_REQUIRED: 401,
+    ErrorCode.MATCH_FULL: 409,
+    ErrorCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.NO_SUCH_GAME: 404,
+    ErrorCode.NO_SUCH_MATCH: 404,
+    ErrorCode.NO_SUCH_TOURNAMENT: 404,
+    ErrorCode.NOT_A_DRAFT: 409,
+    ErrorCode.NOT_FINISHED: 409,
+    ErrorCode.NOT_OPEN: 409,
+    ErrorCode.NOT_RUNNING: 409,
+    ErrorCode.NOT_YOUR_SEAT: 403,
+    ErrorCode.NOT_YOUR_TURN: 409,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.REGISTRATION_CLOSED: 409,
+    ErrorCode.RESIGNED: 403,
+    ErrorCode.SIGNED_OUT: 401,
+    ErrorCode.STALE_PLY: 409,
+    ErrorCode.STILL_A_DRAFT: 409,
+    ErrorCode.TOO_FEW_ENTRANTS: 409,
+    ErrorCode.TOO_LARGE: 413,
+    ErrorCode.TOURNAMENT_FULL: 409,
+    ErrorCode.TOURNAMENT_OVER: 409,
+    ErrorCode.UNAUTHORISED: 401,
 }
 
 
 def http_status(code: str) -> int:
     """The HTTP status of a refusal with ``code`` (the site's or the engine's)."""
-    return _HTTP_STATUS.get(code, 400)
+    try:
+        known = ErrorCode(code)
+    except ValueError:  # an engine code the site does not name: a refused action
+        return 400
+    return _HTTP_STATUS.get(known, 400)
 
 
 class MatchError(Exception):

@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 
 from games.engine import all_games
+from games.errors import ErrorCode
 from games.history import cursors
 from games.history.selectors import OUTCOMES, HistoryFilters
 
@@ -60,7 +61,7 @@ class HistoryFilterForm(forms.Form):
         try:
             return cursors.decode(text)
         except cursors.BadCursor as error:
-            raise forms.ValidationError(str(error), code="bad_cursor") from None
+            raise forms.ValidationError(str(error), code=ErrorCode.BAD_CURSOR) from None
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -89,12 +89,13 @@ def live_html(
     # Where each person's name links (settings.PLAYER_PAGES: their profile), asked once
     # per drawing, not by the template for each seat.
     pages = player_pages(seat.user for seat in access.seats)
+    is_running = access.match.status == Match.Status.RUNNING
     players = [
         {
             "seat": seat,
             "name": name,
             "page": pages.get(seat.user.pk) if seat.user is not None else None,
-            "owes": board is not None and seat.index in board.to_act and access.match.status == "running",
+            "owes": board is not None and seat.index in board.to_act and is_running,
             # Bots have no dot: they are always there. An invited person may have the page open too.
             "person": seat.user is not None and not seat.user.is_bot,
             "online": seat.index in online,

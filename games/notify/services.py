@@ -25,6 +25,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, models, transaction
@@ -54,6 +55,20 @@ FOLLOWS: dict[str, str] = {Kind.ALARM: "turn", Kind.TABLE: "invitation"}
 MATCH_FINISHED_TASK = "games.notify.tasks.match_finished"
 
 
+class NoticeOutcome(StrEnum):
+    """What became of one due item: the sweep counts them (``"turn sent"``), and /metrics
+    counts each email's (``deliver``)."""
+
+    SENT = "sent"
+    DROPPED = "dropped"  # claimed, then no longer wanted or about anything (the note says why)
+    FAILED = "failed"  # an error or the mail server's refusal: tried again later
+    GAVE_UP = "gave up"  # failed ``MAX_ATTEMPTS`` times
+    SKIPPED = "skipped"  # the person wants no such email: decided without sending
+    PUSHED = "pushed"  # the player is at the table: asked again a grace later
+    TAKEN = "taken"  # another sweep (or an earlier one) claimed it
+    GONE = "gone"  # nothing is due any more: the player moved, or another sweep acted
+
+
 def sweep(now: datetime) -> dict[str, int]:
     """Act on everything due at ``now``; counts of what happened, e.g. ``{"turn sent": 2}``.
     One item that fails is logged and left for the next sweep; the others go on."""
@@ -71,12 +86,12 @@ def sweep(now: datetime) -> dict[str, int]:
     return dict(counts)
 
 
-def _guarded(action: Callable[..., str], **arguments: object) -> str:
+def _guarded(action: Callable[..., NoticeOutcome], **arguments: object) -> NoticeOutcome:
     try:
         return action(**arguments)
     except Exception:
         logger.exception("notify: %s%r failed; tried again by a later sweep", action.__name__, arguments)
-        return "failed"
+        return NoticeOutcome.FAILED
 
 
 def why_no_email(user: User | None, kind: str, now: datetime) -> str | None:
@@ -107,7 +122,7 @@ def why_no_email(user: User | None, kind: str, now: datetime) -> str | None:
 # -- your turn, and about to lose on time ----------------------------------------------
 
 
-def seat_notice(*, seat_id: int, due_at: datetime, kind: str) -> str:
+def seat_notice(*, seat_id: int, due_at: datetime, kind: str) -> NoticeOutcome:
     """The "your turn" (``nudge_at``) or "about to lose on time" (``alarm_at``) email of
     one seat, due at ``due_at``. Someone looking at the match gets none: their column
     is moved on by the grace instead."""
@@ -115,7 +130,7 @@ def seat_notice(*, seat_id: int, due_at: datetime, kind: str) -> str:
     now = timezone.now()
     seat = Seat.objects.select_related("user", "match").filter(pk=seat_id, **{column: due_at}).first()
     if seat is None or due_at > now:
-        return "gone"  # the player moved (the core recomputed the column), or another sweep acted
+        return NoticeOutcome.GONE  # the player moved (the core recomputed the column), or another sweep acted
 
     def advance_to(value: datetime | None) -> Callable[[], bool]:
         return lambda: bool(Seat.objects.filter(pk=seat_id, **{column: due_at}).update(**{column: value}))
@@ -123,14 +138,14 @@ def seat_notice(*, seat_id: int, due_at: datetime, kind: str) -> str:
     why_not = _why_no_turn_email(seat, kind, now)
     if why_not is not None:
         advance_to(None)()
-        return "skipped"
+        return NoticeOutcome.SKIPPED
     assert seat.user is not None and seat.decision_ply is not None
     if presence.is_connected(seat.user.pk, seat.match_id):
         advance_to(_later(seat, column, now))()
-        return "pushed"
+        return NoticeOutcome.PUSHED
     notice = Notice(user=seat.user, match=seat.match, ply=seat.decision_ply, kind=kind, claimed_at=now)
     if not _claim(notice, advance_to(None)):
-        return "taken"
+        return NoticeOutcome.TAKEN
     return deliver(notice)
 
 
@@ -154,17 +169,17 @@ def _later(seat: Seat, column: str, now: datetime) -> datetime | None:
 # -- invitations, game over, the digest ------------------------------------------------
 
 
-def invitation_notice(*, seat_id: int) -> str:
+def invitation_notice(*, seat_id: int) -> NoticeOutcome:
     """The email of an invitation waiting since the grace. A person who wants none gets
     a ``dropped`` row, so the due list leaves the invitation behind (it has no column)."""
     now = timezone.now()
     seat = Seat.objects.select_related("user", "match").filter(pk=seat_id).first()
     if seat is None or not seat.is_invitation or seat.match.status != Match.Status.OPEN:
-        return "gone"
+        return NoticeOutcome.GONE
     return _decide_once(Notice(user=seat.user, match=seat.match, kind=Kind.INVITATION, claimed_at=now))
 
 
-def table_ready_notice(*, seat_id: int, about: str) -> str:
+def table_ready_notice(*, seat_id: int, about: str) -> NoticeOutcome:
     """ "Your table is ready": a feature above this one seated the seat's person at a new
     table (a match already running) and says what seated them in ``about``, its own words
     ("round 2 of Autumn Cup": notify knows nothing of tournaments). Asked once per person
@@ -173,22 +188,22 @@ def table_ready_notice(*, seat_id: int, about: str) -> str:
     now = timezone.now()
     seat = Seat.objects.select_related("user", "match").filter(pk=seat_id).first()
     if seat is None or seat.user is None or seat.match.status != Match.Status.RUNNING:
-        return "gone"
+        return NoticeOutcome.GONE
     about = about[: Notice._meta.get_field("about").max_length]
     return _decide_once(
         Notice(user=seat.user, match=seat.match, kind=Kind.TABLE, about=about, claimed_at=now)
     )
 
 
-def _decide_once(notice: Notice) -> str:
+def _decide_once(notice: Notice) -> NoticeOutcome:
     """Claim ``notice`` and send it, or, for a person who wants none of its kind, write it
-    ``dropped`` so the decision is made once; "taken" when its key was claimed already."""
+    ``dropped`` so the decision is made once; ``TAKEN`` when its key was claimed already."""
     why_not = why_no_email(notice.user, notice.kind, notice.claimed_at)
     if why_not is not None:
         notice.status, notice.note = Notice.Status.DROPPED, why_not
-        return "skipped" if _claim(notice) else "taken"
+        return NoticeOutcome.SKIPPED if _claim(notice) else NoticeOutcome.TAKEN
     if not _claim(notice):
-        return "taken"
+        return NoticeOutcome.TAKEN
     return deliver(notice)
 
 
@@ -205,12 +220,12 @@ def game_over_notices(*, match_id: int) -> int:
                 continue
             notice = Notice(user=seat.user, match=match, ply=match.ply, kind=Kind.GAME_OVER, claimed_at=now)
             if _claim(notice):
-                sent += deliver(notice) == "sent"
+                sent += deliver(notice) == NoticeOutcome.SENT
     announcement_delivered(match_id=match_id, task_name=MATCH_FINISHED_TASK)
     return sent
 
 
-def digest_notice(*, user_id: int, due_at: datetime) -> str:
+def digest_notice(*, user_id: int, due_at: datetime) -> NoticeOutcome:
     """The daily digest of one person, due at ``due_at`` (their hour, in their zone):
     every match waiting for them of the kinds they chose the digest for. Nothing
     waiting, no email. One per local day, by the notice's key (the person may move
@@ -218,7 +233,7 @@ def digest_notice(*, user_id: int, due_at: datetime) -> str:
     now = timezone.now()
     user = User.objects.filter(pk=user_id, next_digest_at=due_at).first()
     if user is None or due_at > now:
-        return "gone"
+        return NoticeOutcome.GONE
     following = user.next_digest_after(now)
 
     def advance() -> bool:
@@ -226,10 +241,10 @@ def digest_notice(*, user_id: int, due_at: datetime) -> str:
 
     if why_no_email(user, Kind.DIGEST, now) is not None or not _digest_items(user, now):
         advance()
-        return "skipped"
+        return NoticeOutcome.SKIPPED
     notice = Notice(user=user, kind=Kind.DIGEST, day=due_at.astimezone(user.zone).date(), claimed_at=now)
     if not _claim(notice, advance):
-        return "taken"
+        return NoticeOutcome.TAKEN
     return deliver(notice)
 
 
@@ -269,7 +284,7 @@ class _ColumnMoved(Exception):
     """The due column changed between the sweep's read and its claim: roll the claim back."""
 
 
-def deliver(notice: Notice) -> str:
+def deliver(notice: Notice) -> NoticeOutcome:
     """Send the email a claimed notice stands for and mark it ``sent``; ``dropped`` when
     it no longer applies (the turn was played, the person turned the kind off); ``failed``
     when the mail server refused it (retried later). Each outcome is counted for /metrics."""
@@ -278,23 +293,23 @@ def deliver(notice: Notice) -> str:
     return outcome
 
 
-def _send_or_drop(notice: Notice) -> str:
+def _send_or_drop(notice: Notice) -> NoticeOutcome:
     now = timezone.now()
     message = _email_for(notice, now)
     if isinstance(message, str):
         Notice.objects.filter(pk=notice.pk, status=Notice.Status.CLAIMED).update(
             status=Notice.Status.DROPPED, note=message
         )
-        return "dropped"
+        return NoticeOutcome.DROPPED
     try:
         emails.send(message)
     except Exception:
         logger.exception("notify: notice %s (attempt %s) was not sent", notice.pk, notice.attempts)
-        return "failed"  # still claimed: retried after RETRY_AFTER
+        return NoticeOutcome.FAILED  # still claimed: retried after RETRY_AFTER
     Notice.objects.filter(pk=notice.pk, status=Notice.Status.CLAIMED).update(
         status=Notice.Status.SENT, sent_at=timezone.now()
     )
-    return "sent"
+    return NoticeOutcome.SENT
 
 
 def _email_for(notice: Notice, now: datetime) -> EmailMultiAlternatives | str:
@@ -330,7 +345,7 @@ def _email_for(notice: Notice, now: datetime) -> EmailMultiAlternatives | str:
     return emails.game_over_email(user, selectors.game_over_news(seat))
 
 
-def retry_notice(*, notice_id: int, claimed_at: datetime) -> str:
+def retry_notice(*, notice_id: int, claimed_at: datetime) -> NoticeOutcome:
     """Take over a notice claimed at ``claimed_at`` and never sent, and send it (or drop
     it). One conditional UPDATE decides which of two sweeps does."""
     now = timezone.now()
@@ -338,9 +353,9 @@ def retry_notice(*, notice_id: int, claimed_at: datetime) -> str:
     if taken.filter(attempts__gte=MAX_ATTEMPTS).update(
         status=Notice.Status.FAILED, note=f"not sent after {MAX_ATTEMPTS} attempts"
     ):
-        return "gave up"
+        return NoticeOutcome.GAVE_UP
     if not taken.update(claimed_at=now, attempts=F("attempts") + 1):
-        return "taken"
+        return NoticeOutcome.TAKEN
     notice = Notice.objects.select_related("user").get(pk=notice_id)
     return deliver(notice)
 
@@ -360,7 +375,7 @@ def unsubscribe(*, user: User, kind: str) -> list[str]:
     """Turn off the emails of ``kind`` (a one-click unsubscribe link's kind): the alarm
     with the "your turn" emails it follows, a table with the invitations; the digest,
     every kind set to it. Returns the preferences turned off."""
-    if kind == "digest":
+    if kind == Kind.DIGEST:
         names = [name for name in ("turn", "invitation") if user.notify_preference(name) == Notify.DIGEST]
     else:
         names = [FOLLOWS.get(kind, kind)]

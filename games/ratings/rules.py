@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from openskill.models import BradleyTerryFull
 
@@ -41,13 +42,16 @@ PROVISIONAL_BELOW = 10
 # for the higher, roughly what 100 Elo points mean (64%).
 DISPLAY_SCALE = 40
 
-# Why a finished match moves no rating (the first that applies).
-NOT_RATED_GAME = "the game is not rated"  # cooperative, or declared unrated
-NOT_RATED_MATCH = "the match was set up unrated"  # an unrated tournament's table
-SOLITAIRE = "a solitaire match"
-INCOMPLETE = "a seat has no player or no rank"
-ONE_PLAYER = "one account in every seat"
-EARLY_RESIGNATION = "a player resigned before making a move of their own"
+
+class Unrated(StrEnum):
+    """Why a finished match moves no rating (the first that applies)."""
+
+    NOT_RATED_GAME = "the game is not rated"  # cooperative, or declared unrated
+    NOT_RATED_MATCH = "the match was set up unrated"  # an unrated tournament's table
+    SOLITAIRE = "a solitaire match"
+    INCOMPLETE = "a seat has no player or no rank"
+    ONE_PLAYER = "one account in every seat"
+    EARLY_RESIGNATION = "a player resigned before making a move of their own"
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,7 @@ def is_provisional(rated_matches: int) -> bool:
 
 def why_unrated(
     *, game_is_rated: bool, seats: Sequence[SeatResult], match_is_rated: bool = True
-) -> str | None:
+) -> Unrated | None:
     """None when this finished match moves ratings; otherwise the reason it does not.
 
     Rated: a game that is rated (never a cooperative one), a match not set up unrated
@@ -101,17 +105,17 @@ def why_unrated(
     moving makes the match unrated for everyone (a walk-over is no result; and
     resigning at once must not be a way to hand a friend points)."""
     if not game_is_rated:
-        return NOT_RATED_GAME
+        return Unrated.NOT_RATED_GAME
     if not match_is_rated:
-        return NOT_RATED_MATCH
+        return Unrated.NOT_RATED_MATCH
     if len(seats) < 2:
-        return SOLITAIRE
+        return Unrated.SOLITAIRE
     if any(seat.user_id is None or seat.rank is None for seat in seats):
-        return INCOMPLETE
+        return Unrated.INCOMPLETE
     if len({seat.user_id for seat in seats}) < 2:
-        return ONE_PLAYER
+        return Unrated.ONE_PLAYER
     if any(seat.resigned and not seat.moved for seat in seats):
-        return EARLY_RESIGNATION
+        return Unrated.EARLY_RESIGNATION
     return None
 
 

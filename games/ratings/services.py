@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from enum import StrEnum
 
 from django.db import transaction
 
@@ -42,19 +43,23 @@ from games.services import announcement_delivered
 # The task that hears "match finished" (settings.MATCH_FINISHED_TASKS names it).
 MATCH_FINISHED_TASK = "games.ratings.tasks.match_finished"
 
-# What match_rate did, besides the reasons a match is not rated (rules.why_unrated).
-RATED = "rated"
-ALREADY_RATED = "already rated"
+
+class RateOutcome(StrEnum):
+    """What match_rate did, besides the reasons a match is not rated (``rules.Unrated``)."""
+
+    RATED = "rated"
+    ALREADY_RATED = "already rated"
+
 
 RATING_FIELDS = ["mu", "sigma", "conservative", "rated_matches", "last_rated_at"]
 # Rows written per INSERT by the replay.
 BATCH = 2_000
 
 
-def match_rate(*, match_id: int) -> str:
+def match_rate(*, match_id: int) -> RateOutcome | rules.Unrated:
     """Apply a finished match to its players' ratings, once, in finishing order, and
-    mark its announcement delivered. Returns ``RATED``, ``ALREADY_RATED`` (a resent
-    announcement) or why the match is not rated (``rules.why_unrated``). A match that
+    mark its announcement delivered. Returns ``RateOutcome.RATED``, ``ALREADY_RATED`` (a resent
+    announcement) or why the match is not rated (``rules.Unrated``). A match that
     does not exist or has not finished is refused (``MatchError``), changing nothing."""
     match = _finished_match(match_id)
     with transaction.atomic():
@@ -103,11 +108,11 @@ def _finished_match(match_id: int) -> Match:
     return match
 
 
-def _rate_in_order(match: Match) -> str:
+def _rate_in_order(match: Match) -> RateOutcome | rules.Unrated:
     """Call with the game's ledger locked."""
     assert match.finished_at is not None
     if RatingChange.objects.filter(match=match).exists():
-        return ALREADY_RATED
+        return RateOutcome.ALREADY_RATED
     table = selectors.seat_results([match.pk]).get(match.pk, [])
     reason = rules.why_unrated(game_is_rated=_is_rated(match.game), seats=table, match_is_rated=match.rated)
     if reason is not None:
@@ -126,7 +131,7 @@ def _rate_in_order(match: Match) -> str:
         tables = selectors.seat_results(later)
         for later_id in reversed(later):
             _apply(match.game, later_id, finished[later_id], tables[later_id])
-    return RATED
+    return RateOutcome.RATED
 
 
 def _apply(game_slug: str, match_id: int, finished_at: datetime, table: list[rules.SeatResult]) -> None:

@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
+from enum import StrEnum
 from typing import Any
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from boomsite.celery import app as celery_app
 from games.boards import presenter_for
 from games.effects import after_commit
 from games.engine import IllegalAction
@@ -51,12 +52,15 @@ REVIEW_TASK = "games.review.tasks.review_work"
 # while the chunk's time lasts (each task also replays the match up to its decisions).
 CHUNK_SECONDS = 5.0
 
-# What review_advance did.
-DONE = "done"  # every decision has its opinion (now or before)
-MORE = "more"  # a chunk done, the next queued
-SUPERSEDED = "superseded"  # another run took the review over
-GONE = "gone"  # the review (its match) was deleted
-FAILED = "failed"  # the match could not be rebuilt: the review says why
+
+class ReviewOutcome(StrEnum):
+    """What review_advance did."""
+
+    DONE = "done"  # every decision has its opinion (now or before)
+    MORE = "more"  # a chunk done, the next queued
+    SUPERSEDED = "superseded"  # another run took the review over
+    GONE = "gone"  # the review (its match) was deleted
+    FAILED = "failed"  # the match could not be rebuilt: the review says why
 
 
 def review_request(*, match_id: int, user: User) -> Review:
@@ -98,17 +102,17 @@ def _take_over(review: Review) -> None:
         after_commit(_queue_work, review.pk, review.attempt)
 
 
-def review_advance(*, review_id: int, attempt: int, seconds: float = CHUNK_SECONDS) -> str:
+def review_advance(*, review_id: int, attempt: int, seconds: float = CHUNK_SECONDS) -> ReviewOutcome:
     """Work on review ``review_id`` as run ``attempt``: give the expert's opinion of the
     player's next decisions without one, for ``seconds`` (at least one decision), then
     queue the next chunk, or mark the review finished. Safe to call again at any point."""
     review = Review.objects.select_related("match").filter(pk=review_id).first()
     if review is None:
-        return GONE
+        return ReviewOutcome.GONE
     if review.is_done:
-        return DONE
+        return ReviewOutcome.DONE
     if not _alive(review.pk, attempt):
-        return SUPERSEDED
+        return ReviewOutcome.SUPERSEDED
     match = review.match
     pending = list(
         Move.objects.filter(match=match, user_id=review.user_id)
@@ -118,7 +122,7 @@ def review_advance(*, review_id: int, attempt: int, seconds: float = CHUNK_SECON
     )
     if not pending:
         Review.objects.filter(pk=review.pk, finished_at__isnull=True).update(finished_at=timezone.now())
-        return DONE
+        return ReviewOutcome.DONE
     started = time.perf_counter()
     wanted = {move.ply: move for move in pending}
     seats = list(match.seats.select_related("user").order_by("index"))
@@ -136,19 +140,19 @@ def review_advance(*, review_id: int, attempt: int, seconds: float = CHUNK_SECON
             )
             written += 1
             if not _alive(review.pk, attempt):
-                return SUPERSEDED
+                return ReviewOutcome.SUPERSEDED
             if time.perf_counter() - started >= seconds:
                 break
     except IllegalAction as error:
         Review.objects.filter(pk=review.pk, finished_at__isnull=True).update(
             finished_at=timezone.now(), problem=f"The match could not be rebuilt: {error}"[:300]
         )
-        return FAILED
+        return ReviewOutcome.FAILED
     if written == len(pending):
         Review.objects.filter(pk=review.pk, finished_at__isnull=True).update(finished_at=timezone.now())
-        return DONE
+        return ReviewOutcome.DONE
     after_commit(_queue_work, review.pk, attempt)
-    return MORE
+    return ReviewOutcome.MORE
 
 
 def _alive(review_id: int, attempt: int) -> bool:
@@ -185,4 +189,4 @@ def _opinion_of(review: Review, match: Match, move: Move, state: Any, names: lis
 
 
 def _queue_work(review_id: int, attempt: int) -> None:
-    celery_app.send_task(REVIEW_TASK, args=[review_id, attempt])
+    current_app.send_task(REVIEW_TASK, args=[review_id, attempt])

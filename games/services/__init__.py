@@ -1,8 +1,9 @@
 """Every write to matches goes through here: views, consumers, the API and bots alike.
 
-A package: ``matches`` (create, join, leave), ``moves`` (play, bots), ``decisions``
-(which board a move may be made on), ``endings`` (results, resignations), ``chat``,
-``announcements`` (the match-finished outbox); the public names are re-exported here, so callers
+A package: ``matches`` (create, join, leave), ``moves`` (play, bots), ``state`` (keeping
+each new state, which every move and start goes through), ``decisions`` (which board a
+move may be made on, and its clock), ``endings`` (results, resignations), ``clocks``
+(timeouts, vacation), ``chat``, ``announcements`` (the match-finished outbox); the public names are re-exported here, so callers
 write ``from games.services import match_submit_action``. Row locks and their order:
 ``games/locks.py``.
 

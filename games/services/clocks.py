@@ -28,8 +28,9 @@ from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
 from games.models import Match, ResignReason, Seat
 from games.services.common import autopilot_level
-from games.services.decisions import CLOCK_FIELDS, grace, set_clock
+from games.services.decisions import CLOCK_FIELDS, clear_clock, grace, set_clock
 from games.services.endings import forfeit
+from games.services.moves import play_for_timed_out_seat
 
 
 def seat_time_out(*, match_id: int, seat_index: int, deadline: datetime) -> bool:
@@ -37,8 +38,6 @@ def seat_time_out(*, match_id: int, seat_index: int, deadline: datetime) -> bool
     for the player, or, at the match's limit of timeouts in a row, the player forfeits
     (ranked last, reason ``timed_out``) and the autopilot finishes for them. False when
     there is nothing (left) to do: the player moved, or another sweep did it."""
-    from games.services.moves import play_for_timed_out_seat
-
     with transaction.atomic():
         match = lock_match(match_id)
         seat = match.seats.select_related("user").filter(index=seat_index).first()
@@ -51,7 +50,7 @@ def seat_time_out(*, match_id: int, seat_index: int, deadline: datetime) -> bool
         ):
             return False
         seat.timeouts += 1
-        set_clock(seat, None, None)
+        clear_clock(seat)
         seat.save(update_fields=["timeouts", *CLOCK_FIELDS])
         if seat.timeouts >= match.timeouts_to_forfeit:
             forfeit(match, seat, ResignReason.TIMED_OUT)
@@ -78,12 +77,6 @@ def deadlines_due(now: datetime, limit: int = 500) -> list[tuple[int, int, datet
 
 
 # -- vacation --------------------------------------------------------------------
-
-
-def _refill(user: User, now: datetime) -> None:
-    if user.vacation_year != now.year:
-        user.vacation_year = now.year
-        user.vacation_days_left = settings.VACATION_DAYS_PER_YEAR
 
 
 def vacation_begin(*, user: User, days: int) -> User:

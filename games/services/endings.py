@@ -1,4 +1,4 @@
-"""How matches end: a result from the engine, or resignations."""
+"""How matches end: a result from the engine (``state.store_state`` sees it), or resignations."""
 
 from __future__ import annotations
 
@@ -13,36 +13,7 @@ from games.engine.ranking import competition_ranks
 from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
 from games.models import Match, ResignReason, Seat
-from games.services import rows
-from games.services.decisions import update_clocks, update_decisions
-
-# What store_state may change on a seat (saved with one UPDATE per changed seat:
-# bulk_update's CASE expressions cost ten times the CPU for the two seats of a move).
-SEAT_STATE_FIELDS = [
-    "owes_decision", "decision_ply", "decision_digest", "deadline_at", "alarm_at", "nudge_at", "clock_left",
-]  # fmt: skip
-
-
-def store_state(match: Match, seats: list[Seat], state: Any, mover: int | None = None) -> None:
-    """Keep the new state (at ``match.ply``, after ``mover``'s move) and what is derived
-    from it: who owes a decision and since when (``decisions.py``), the result.
-
-    Call with the match row locked (``games/locks.py``)."""
-    game = match.engine
-    match.state = game.encode(state)
-    waiting = set(game.to_act(state))
-    changed = {seat.pk: seat for seat in update_decisions(game, state, seats, match.ply, mover)}
-    for seat in seats:
-        owes = seat.index in waiting
-        if seat.owes_decision != owes:
-            seat.owes_decision = owes
-            changed[seat.pk] = seat
-    result = game.result(state)
-    if result is not None:
-        finish(match, seats, dict(result))
-    changed.update((seat.pk, seat) for seat in update_clocks(match, seats, timezone.now()))
-    for seat in changed.values():
-        rows.update(seat, SEAT_STATE_FIELDS)
+from games.services.decisions import CLOCK_FIELDS, SEAT_STATE_FIELDS, clear_clock
 
 
 def finish(match: Match, seats: list[Seat], result: dict[str, Any]) -> None:
@@ -62,7 +33,7 @@ def finish(match: Match, seats: list[Seat], result: dict[str, Any]) -> None:
         # still had them; the sweeps must not find a finished match's clocks).
         seat.owes_decision = False
         seat.decision_ply, seat.decision_digest = None, ""
-        seat.deadline_at = seat.alarm_at = seat.nudge_at = seat.clock_left = None
+        clear_clock(seat)
         seat.save(update_fields=["rank", "score", *SEAT_STATE_FIELDS])
     match.result = result
     match.status = Match.Status.FINISHED
@@ -105,10 +76,8 @@ def forfeit(match: Match, seat: Seat, reason: ResignReason) -> None:
     match and rings its doorbell."""
     seat.resigned_at = timezone.now()
     seat.resigned_reason = reason
-    seat.deadline_at = seat.alarm_at = seat.nudge_at = seat.clock_left = None  # the autopilot has no clock
-    seat.save(
-        update_fields=["resigned_at", "resigned_reason", "deadline_at", "alarm_at", "nudge_at", "clock_left"]
-    )
+    clear_clock(seat)  # the autopilot has no clock
+    seat.save(update_fields=["resigned_at", "resigned_reason", *CLOCK_FIELDS])
     seats = list(match.seats.select_related("user"))
     playing_on = [seat for seat in seats if seat.resigned_at is None]
     people_left = [seat for seat in playing_on if not seat.user.is_bot]  # type: ignore[union-attr]

@@ -19,7 +19,7 @@ from games.errors import ErrorCode, MatchError
 from games.locks import lock_match
 from games.models import Match, Seat
 from games.services.common import bot_account, engine_for
-from games.services.endings import store_state
+from games.services.state import store_state
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from games.selectors import bot_seat_owing, bot_turns_waiting_since
 from games.services import rows
 from games.services.common import autopilot_level
 from games.services.decisions import made_on_current_picture
-from games.services.endings import store_state
+from games.services.state import store_state
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ def bot_play_turn(*, match_id: int, ply: int) -> bool:
     try:
         match_play_for_seat(match_id=match_id, seat_index=seat.index, action=action, ply=ply)
     except MatchError as error:
-        if error.code == "stale_ply":
+        if error.code == ErrorCode.STALE_PLY:
             return False  # another copy of this task played first
         raise
     metrics.observe_bot_turn(level=level, seconds=time.perf_counter() - started)

@@ -4,9 +4,9 @@ the live page's doorbell, and the "your table is ready" emails of a new round.""
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
+from celery import current_app
 from channels.layers import get_channel_layer
 
-from boomsite.celery import app as celery_app
 from games.effects import after_commit
 
 # By name: effects must not import the tasks, whose bodies call the services.
@@ -36,4 +36,4 @@ def _ring(tournament_id: int) -> None:
 
 
 def _queue_round_emails(round_id: int) -> None:
-    celery_app.send_task(ROUND_SEATED_TASK, args=[round_id])
+    current_app.send_task(ROUND_SEATED_TASK, args=[round_id])

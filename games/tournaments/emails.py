@@ -4,7 +4,7 @@ preferences (games/notify: the invitation choice; ``Notice`` rows make each once
 from __future__ import annotations
 
 from games.models import Seat
-from games.notify.services import table_ready_notice
+from games.notify.services import NoticeOutcome, table_ready_notice
 from games.tournaments.models import Round, Tournament
 
 
@@ -22,4 +22,4 @@ def round_seated_emails(*, round_id: int) -> int:
         .values_list("pk", flat=True)
     )
     about = f"round {round_.number} of {round_.tournament.name}"  # the email's words for the table
-    return sum(table_ready_notice(seat_id=seat_id, about=about) == "sent" for seat_id in seat_ids)
+    return sum(table_ready_notice(seat_id=seat_id, about=about) == NoticeOutcome.SENT for seat_id in seat_ids)

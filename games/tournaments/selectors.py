@@ -84,7 +84,7 @@ def tournaments_with_unrecorded_results() -> list[int]:
         Tournament.objects.filter(
             status=Tournament.Status.RUNNING,
             rounds__tables__places__isnull=True,
-            rounds__tables__match__status="finished",
+            rounds__tables__match__status=Match.Status.FINISHED,
         )
         .distinct()
         .values_list("pk", flat=True)

@@ -20,6 +20,7 @@ import contextlib
 import logging
 import secrets
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -27,6 +28,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.engine import get
+from games.errors import ErrorCode
 from games.models import Match, ResignReason, Seat
 from games.ratings.selectors import conservative_ratings
 from games.services import (
@@ -46,22 +48,32 @@ logger = logging.getLogger(__name__)
 # The task that hears "match finished" (settings.MATCH_FINISHED_TASKS names it).
 MATCH_FINISHED_TASK = "games.tournaments.tasks.match_finished"
 
-# What tournament_advance did, for logs and tests.
-NOT_RUNNING = "not running"
-WAITING = "waiting for tables"
-SEATED = "next round seated"
-FINISHED = "finished"
+
+class AdvanceOutcome(StrEnum):
+    """What tournament_advance (or match_finished) did, for logs, the admin and tests."""
+
+    NOT_RUNNING = "not running"
+    WAITING = "waiting for tables"
+    SEATED = "next round seated"
+    FINISHED = "finished"
+    NOT_A_TABLE = "not a tournament table"
 
 
 class TournamentError(Exception):
-    """A request a tournament refuses, with the reason in words; nothing was changed."""
+    """A request a tournament refuses; nothing was changed. ``str(error)`` is the reason
+    in words, shown as it is; ``code`` is an ``ErrorCode`` (games/errors.py), the same
+    list and HTTP statuses as the matches' refusals."""
+
+    def __init__(self, code: ErrorCode, message: str):
+        super().__init__(message)
+        self.code = code
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
     """The tournament row, locked until the transaction ends (call inside ``atomic``)."""
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
-        raise TournamentError("There is no such tournament.")
+        raise TournamentError(ErrorCode.NO_SUCH_TOURNAMENT, "There is no such tournament.")
     return tournament
 
 
@@ -78,10 +90,12 @@ def tournament_open(*, tournament_id: int) -> Tournament:
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         if tournament.status != Tournament.Status.DRAFT:
-            raise TournamentError(f"{tournament} is already {tournament.get_status_display().lower()}.")
+            raise TournamentError(
+                ErrorCode.NOT_A_DRAFT, f"{tournament} is already {tournament.get_status_display().lower()}."
+            )
         problems = _problems_in_words(tournament)
         if problems:
-            raise TournamentError(problems)
+            raise TournamentError(ErrorCode.BAD_TOURNAMENT_SETUP, problems)
         tournament.status = Tournament.Status.REGISTRATION
         tournament.save(update_fields=["status"])
         effects.tournament_changed(tournament.pk)
@@ -100,16 +114,20 @@ def tournament_register(*, tournament_id: int, user: User) -> Entry:
     """Enter ``user``: while registration is open and there is room; a person who
     withdrew may enter again before the start."""
     if not user.is_authenticated or user.is_bot:
-        raise TournamentError("Sign in to register.")
+        raise TournamentError(ErrorCode.LOGIN_REQUIRED, "Sign in to register.")
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         if not registration_is_open(tournament):
-            raise TournamentError("Registration for this tournament is not open.")
+            raise TournamentError(
+                ErrorCode.REGISTRATION_CLOSED, "Registration for this tournament is not open."
+            )
         entry = tournament.entries.filter(user=user, bot_number__isnull=True).first()
         if entry is not None and entry.withdrawn_at is None:
-            raise TournamentError("You are registered already.")
+            raise TournamentError(ErrorCode.ALREADY_REGISTERED, "You are registered already.")
         if selectors.active_entries(tournament).count() >= tournament.max_entrants:
-            raise TournamentError(f"The tournament is full ({tournament.max_entrants} entrants).")
+            raise TournamentError(
+                ErrorCode.TOURNAMENT_FULL, f"The tournament is full ({tournament.max_entrants} entrants)."
+            )
         if entry is None:
             try:
                 with transaction.atomic():
@@ -117,7 +135,7 @@ def tournament_register(*, tournament_id: int, user: User) -> Entry:
                         tournament=tournament, user=user, display_name=_entry_name(user.public_name)
                     )
             except IntegrityError:
-                raise TournamentError("You are registered already.") from None
+                raise TournamentError(ErrorCode.ALREADY_REGISTERED, "You are registered already.") from None
         else:
             entry.withdrawn_at = None
             entry.save(update_fields=["withdrawn_at"])
@@ -140,9 +158,9 @@ def tournament_withdraw(*, tournament_id: int, user: User) -> Entry:
             user=user, bot_number__isnull=True, withdrawn_at__isnull=True
         ).first()
         if entry is None or entry.out:
-            raise TournamentError("You are not playing in this tournament.")
+            raise TournamentError(ErrorCode.NOT_PLAYING, "You are not playing in this tournament.")
         if tournament.is_over:
-            raise TournamentError("This tournament is over.")
+            raise TournamentError(ErrorCode.TOURNAMENT_OVER, "This tournament is over.")
         entry.withdrawn_at = timezone.now()
         fields = ["withdrawn_at"]
         if tournament.status == Tournament.Status.RUNNING:
@@ -176,11 +194,12 @@ def tournament_start(*, tournament_id: int) -> Tournament:
         tournament = lock_tournament(tournament_id)
         if tournament.status not in {Tournament.Status.DRAFT, Tournament.Status.REGISTRATION}:
             raise TournamentError(
-                f"{tournament} is {tournament.get_status_display().lower()}: it cannot start."
+                ErrorCode.ALREADY_STARTED,
+                f"{tournament} is {tournament.get_status_display().lower()}: it cannot start.",
             )
         problems = _problems_in_words(tournament)
         if problems:
-            raise TournamentError(problems)
+            raise TournamentError(ErrorCode.BAD_TOURNAMENT_SETUP, problems)
         entries = list(selectors.active_entries(tournament).order_by("registered_at", "pk"))
         entries += _bot_fill(tournament, entries)
         settings = format_settings(tournament)
@@ -189,7 +208,7 @@ def tournament_start(*, tournament_id: int) -> Tournament:
             why = "Not enough entrants: " + " ".join(too_few)
             if tournament.status == Tournament.Status.DRAFT:
                 # Cancelling would publish it (a cancelled tournament is listed): a draft stays one.
-                raise TournamentError(why + " It stays a draft, shown to nobody.")
+                raise TournamentError(ErrorCode.TOO_FEW_ENTRANTS, why + " It stays a draft, shown to nobody.")
             _cancel(tournament, why)
             return tournament
         for seed, entry in enumerate(_seeded(tournament, entries), start=1):
@@ -266,31 +285,31 @@ def _seeded(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
 # -- advancing ------------------------------------------------------------------------------
 
 
-def match_finished(*, match_id: int) -> str:
+def match_finished(*, match_id: int) -> AdvanceOutcome:
     """Told by the core that a match finished (at least once): if it is a tournament's
     table, record its result and advance the tournament. Then mark the announcement done."""
     table = Table.objects.filter(match_id=match_id).select_related("round").first()
-    outcome = "not a tournament table"
+    outcome = AdvanceOutcome.NOT_A_TABLE
     if table is not None:
         outcome = tournament_advance(tournament_id=table.round.tournament_id)
     announcement_delivered(match_id=match_id, task_name=MATCH_FINISHED_TASK)
     return outcome
 
 
-def tournament_advance(*, tournament_id: int) -> str:
+def tournament_advance(*, tournament_id: int) -> AdvanceOutcome:
     """Record the results of finished tables; when the current round's last table is
     done, seat the next round, or finish the tournament. Safe to run any number of
     times, at once or after a crash: it acts on what the rows say."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         if tournament.status != Tournament.Status.RUNNING:
-            return NOT_RUNNING
+            return AdvanceOutcome.NOT_RUNNING
         return _advance(tournament)
 
 
-def _advance(tournament: Tournament) -> str:
+def _advance(tournament: Tournament) -> AdvanceOutcome:
     """Call with the tournament locked."""
-    outcome = WAITING
+    outcome = AdvanceOutcome.WAITING
     current = selectors.current_round(tournament)
     while True:
         if current is not None:
@@ -305,10 +324,10 @@ def _advance(tournament: Tournament) -> str:
             tournament.status = Tournament.Status.FINISHED
             tournament.finished_at = timezone.now()
             tournament.save(update_fields=["status", "finished_at"])
-            outcome = FINISHED
+            outcome = AdvanceOutcome.FINISHED
             break
         current = _seat_round(tournament, (current.number if current else 0) + 1, following)
-        outcome = SEATED
+        outcome = AdvanceOutcome.SEATED
         # A round of byes only (nothing to play) is over at once: go on to the next.
     effects.tournament_changed(tournament.pk)
     return outcome
@@ -365,11 +384,15 @@ def tournament_cancel(*, tournament_id: int, because: str) -> Tournament:
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         if tournament.is_over:
-            raise TournamentError(f"{tournament} is {tournament.get_status_display().lower()} already.")
+            raise TournamentError(
+                ErrorCode.TOURNAMENT_OVER,
+                f"{tournament} is {tournament.get_status_display().lower()} already.",
+            )
         if tournament.status == Tournament.Status.DRAFT:
             # Cancelling would publish it (a cancelled tournament is listed, with the reason).
             raise TournamentError(
-                f"{tournament} is a draft, shown to nobody: delete it instead of cancelling."
+                ErrorCode.STILL_A_DRAFT,
+                f"{tournament} is a draft, shown to nobody: delete it instead of cancelling.",
             )
         _cancel(tournament, because.strip() or "Cancelled by the organiser.")
     return tournament

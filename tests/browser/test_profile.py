@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Match
 from games.ratings.models import RatingChange
-from games.ratings.services import RATED, match_rate
+from games.ratings.services import RateOutcome, match_rate
 from games.services import SeatRequest, match_create, match_join
 from tests.browser.helpers import log_in, off_the_event_loop
 from tests.conftest import wait_for
@@ -30,7 +30,7 @@ def rivals() -> tuple[User, Match]:
     last_week = timezone.now() - timedelta(days=7)
     for day, ranks in enumerate([[2, 1], [1, 2], [2, 1]]):
         earlier = finished([ann, bob], ranks=ranks, finished_at=last_week + timedelta(days=day))
-        assert match_rate(match_id=earlier.pk) == RATED
+        assert match_rate(match_id=earlier.pk) == RateOutcome.RATED
     match = match_create(
         creator=ann,
         game_slug="go-fox",

@@ -12,7 +12,7 @@ GAMES = Path(__file__).resolve().parents[2] / "games"
 
 def test_the_site_raises_and_answers_only_codes_from_the_one_list() -> None:
     """No refusal spells its code as a bare string: each is an ``ErrorCode`` member."""
-    literal = re.compile(r'(?:MatchError|BadInput|_error)\(\s*"')
+    literal = re.compile(r'(?:MatchError|TournamentError|BadInput|_error)\(\s*"')
     offenders = [
         f"{path.relative_to(GAMES.parent)}:{number}"
         for path in GAMES.rglob("*.py")
@@ -34,6 +34,7 @@ def test_http_statuses_for_site_and_engine_codes() -> None:
     assert http_status(ErrorCode.RATE_LIMITED) == 429
     assert http_status(ErrorCode.UNAUTHORISED) == 401
     assert http_status(ErrorCode.MALFORMED_JSON) == 400
+    assert http_status(ErrorCode.NO_SUCH_TOURNAMENT) == 404
     # The engine's codes pass through: a refused action is a 400, a turn out of order a 409.
     assert http_status("no_such_card") == 400
     assert http_status("not_your_turn") == 409

@@ -22,7 +22,7 @@ from games.live.fragments import live_html, read_live_picture
 from games.models import Match
 from games.selectors import access
 from games.services import SeatRequest, match_create, match_join, match_submit_action
-from games.services.endings import SEAT_STATE_FIELDS
+from games.services.state import SEAT_STATE_FIELDS
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from accounts.models import User
 from games.locks import lock_match
 from games.models import Match, Move, Seat
 from games.services import rows
-from games.services.endings import SEAT_STATE_FIELDS
 from games.services.moves import PLAYED_FIELDS
+from games.services.state import SEAT_STATE_FIELDS
 
 pytestmark = pytest.mark.django_db
 

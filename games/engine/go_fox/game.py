@@ -14,22 +14,21 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from games.engine.actions import IntField
-from games.engine.base import Game
 from games.engine.cards import deal
 from games.engine.errors import IllegalAction
 from games.engine.go_fox.sample import sample_state
 from games.engine.go_fox.state import HAND_SIZE, NUMBER_OF, GoFoxState, deal_entry, draw_entry, hand_order
-from games.engine.log import LogEntry, log_reveal, log_view
+from games.engine.log import LogEntry, log_view
 from games.engine.options import OptionValue
 from games.engine.ranking import competition_ranks
 from games.engine.rng import RngState, resume
 from games.engine.seats import next_seat
 from games.engine.word_cards import CARD_COUNT, NUMBERS, WORDS, word_card_json, word_card_view, word_json
 from games.engine.word_cards.facts import json_list, json_object, json_text, logged
-from games.engine.word_cards.view import reveal_hands_and_pile
+from games.engine.word_cards.game import HandAndPileGame
 
 
-class GoFox(Game[GoFoxState]):
+class GoFox(HandAndPileGame[GoFoxState]):
     slug = "go-fox"
     name = "Go Fox!"
     min_players = 2
@@ -61,15 +60,7 @@ class GoFox(Game[GoFoxState]):
             log=(deal_entry(hands, ids),),
         )
 
-    def players(self, state: GoFoxState) -> int:
-        return state.players
-
-    def to_act(self, state: GoFoxState) -> list[int]:
-        return [] if state.turn < 0 else [state.turn]
-
-    def legal_actions(self, state: GoFoxState, seat: int) -> list[dict[str, Any]]:
-        if seat != state.turn:
-            return []
+    def turn_actions(self, state: GoFoxState, seat: int) -> list[dict[str, Any]]:
         hand = state.hands[seat]
         numbers = sorted({_number(card) for card in hand})
         if state.phase == "ask":
@@ -144,13 +135,8 @@ class GoFox(Game[GoFoxState]):
             "log": log_view(state.log, seat),
         }
 
-    def reveal(self, state: GoFoxState) -> dict[str, Any]:
-        """Everything revealed (finished matches only): a spectator's view plus every
-        ``hands`` (per seat) and the ``pile`` in order (top first); ``hand`` is each
-        seat's own, in ``as_seen_by``."""
-        shown = self.view(state, None)
-        shown["log"] = log_reveal(state.log)
-        return reveal_hands_and_pile(shown, state.hands, state.pile, lambda card: _card_view(card, state.ids))
+    def card_view(self, card: int, ids: tuple[str, ...]) -> dict[str, Any]:
+        return _card_view(card, ids)
 
     def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> GoFoxState:
         return sample_state(view, seat, rng)

@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 from games.engine.go_fox.state import HAND_SIZE, GoFoxState, deal_entry, draw_entry, hand_order
-from games.engine.word_cards import CARD_COUNT, WORDS, cards_in, public_entry, rebuild_ids, word_card_of_view
+from games.engine.word_cards import CARD_COUNT, WORDS, cards_in, rebuild_ids, word_card_of_view
 from games.engine.word_cards.hidden import PILE, Fact, HiddenModel, Occurrence, Slot, Witness
 
 
@@ -101,21 +101,14 @@ def sample_state(view: dict[str, Any], seat: int | None, rng: random.Random) -> 
     rng.shuffle(pile)
 
     ids = rebuild_ids(known, CARD_COUNT, rng)
-    dealt = [
-        model.viewer_dealt
-        if owner == seat
-        else sorted((card_in[i] for i in model.deal_slots[owner]), key=hand_order)
-        for owner in range(players)
-    ]
-    entries = []
-    for time, item in enumerate(log):
-        if item["event"] == "deal":
-            entries.append(deal_entry(dealt, ids))
-        elif item["event"] == "draw":
-            drawn = known[item["card"]["id"]] if item["seat"] == seat else card_in[model.draw_slot[time]]
-            entries.append(draw_entry(item["seat"], drawn, ids, item["pile_size"]))
-        else:
-            entries.append(public_entry(item))
+    dealt = model.dealt_hands(card_in, players, seat, order=hand_order)
+    entries = model.rebuilt_log(
+        log,
+        seat,
+        card_in,
+        deal=lambda item: deal_entry(dealt, ids),
+        draw=lambda item, drawn: draw_entry(item["seat"], drawn, ids, item["pile_size"]),
+    )
     pairs = [
         [known[card["id"]] for pair in table["pairs"] for card in pair["cards"]] for table in view["pairs"]
     ]
@@ -128,5 +121,5 @@ def sample_state(view: dict[str, Any], seat: int | None, rng: random.Random) -> 
         pairs=tuple(tuple(cards) for cards in pairs),
         turn=-1 if view["turn"] is None else view["turn"],
         phase=view["phase"],
-        log=tuple(entries),
+        log=entries,
     )

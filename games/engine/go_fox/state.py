@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from games.engine.log import LogEntry
 from games.engine.rng import RngState
 from games.engine.word_cards import WORDS, word_card_json, word_json
-from games.engine.word_cards.facts import json_list, json_object, json_text, logged
+from games.engine.word_cards.facts import dealt_entry, drew_entry, json_object
 
 HAND_SIZE = 5
 
@@ -40,35 +40,22 @@ NUMBER_OF = tuple(card.number for card in WORDS.cards)
 
 
 def deal_entry(hands: Sequence[Sequence[int]], ids: Sequence[str]) -> LogEntry:
-    text = f"{{s0}} dealt {HAND_SIZE} cards to each player."
-    private = []
-    for seat, hand in enumerate(hands):
-        faces = [WORDS.cards[card] for card in hand]
-        private.append(
-            (
-                seat,
-                f"{text} You got: {', '.join(face.word for face in faces)}.",
-                json_object(
-                    cards=json_list(word_card_json(face, ids[face.index]) for face in faces),
-                    words=json_text([face.word for face in faces]),
-                ),
-            )
-        )
-    return logged("deal", 0, text, json_object(hand_size=str(HAND_SIZE), words="[]"), tuple(private))
+    return dealt_entry(
+        0,
+        f"{{s0}} dealt {HAND_SIZE} cards to each player.",
+        json_object(hand_size=str(HAND_SIZE), words="[]"),
+        hands,
+        lambda card: word_card_json(WORDS.cards[card], ids[card]),
+        lambda card: WORDS.cards[card].word,
+    )
 
 
 def draw_entry(seat: int, card: int, ids: Sequence[str], pile_size: int) -> LogEntry:
     face = WORDS.cards[card]
-    return logged(
-        "draw",
+    return drew_entry(
         seat,
-        f"{{s{seat}}} drew a card.",
         '{"pile_size":' + str(pile_size) + ',"words":[]}',
-        (
-            (
-                seat,
-                f"You drew {face.label}.",
-                json_object(card=word_card_json(face, ids[card]), words=word_json(face)),
-            ),
-        ),
+        face.label,
+        word_card_json(face, ids[card]),
+        word_json(face),
     )

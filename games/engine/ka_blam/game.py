@@ -12,7 +12,6 @@ import random
 from typing import Any, ClassVar
 
 from games.engine.actions import ChoiceField, TokenField
-from games.engine.base import Game
 from games.engine.errors import IllegalAction
 from games.engine.ka_blam.cards import (
     CARD_COUNT,
@@ -26,15 +25,15 @@ from games.engine.ka_blam.cards import (
 from games.engine.ka_blam.rules import can_draw, draw_turn, pass_turn, play_card, start_round
 from games.engine.ka_blam.sample import sample_state
 from games.engine.ka_blam.state import KaBlamState
-from games.engine.log import log_reveal, log_view
+from games.engine.log import log_view
 from games.engine.options import OptionValue, choice_option, int_option
 from games.engine.ranking import competition_ranks
 from games.engine.rng import RngState, resume
 from games.engine.word_cards import WORDS
-from games.engine.word_cards.view import reveal_hands_and_pile
+from games.engine.word_cards.game import HandAndPileGame
 
 
-class KaBlam(Game[KaBlamState]):
+class KaBlam(HandAndPileGame[KaBlamState]):
     slug = "ka-blam"
     name = "Ka-Blam!"
     min_players = 2
@@ -73,15 +72,7 @@ class KaBlam(Game[KaBlamState]):
         assert isinstance(length, str) and isinstance(target, int)
         return start_round(players, length, target, rng, ids, (0,) * players, 1, 0, ())
 
-    def players(self, state: KaBlamState) -> int:
-        return state.players
-
-    def to_act(self, state: KaBlamState) -> list[int]:
-        return [] if state.turn < 0 else [state.turn]
-
-    def legal_actions(self, state: KaBlamState, seat: int) -> list[dict[str, Any]]:
-        if seat != state.turn:
-            return []
+    def turn_actions(self, state: KaBlamState, seat: int) -> list[dict[str, Any]]:
         top, colour, ids = state.discard[0], state.colour, state.ids
         actions: list[dict[str, Any]] = []
         for card in state.hands[seat]:
@@ -182,13 +173,8 @@ class KaBlam(Game[KaBlamState]):
             "log": log_view(state.log, seat),
         }
 
-    def reveal(self, state: KaBlamState) -> dict[str, Any]:
-        """Everything revealed (finished matches only): a spectator's view plus every
-        ``hands`` (per seat) and the ``pile`` in order (top first); ``hand`` is each
-        seat's own, in ``as_seen_by``."""
-        shown = self.view(state, None)
-        shown["log"] = log_reveal(state.log)
-        return reveal_hands_and_pile(shown, state.hands, state.pile, lambda card: card_view(card, state.ids))
+    def card_view(self, card: int, ids: tuple[str, ...]) -> dict[str, Any]:
+        return card_view(card, ids)
 
     def sample(self, view: dict[str, Any], seat: int | None, rng: random.Random) -> KaBlamState:
         return sample_state(view, seat, rng)

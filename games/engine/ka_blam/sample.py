@@ -30,7 +30,7 @@ from games.engine.ka_blam.cards import (
     playable_on,
 )
 from games.engine.ka_blam.state import HAND_SIZE, NO_PLAY, KaBlamState, RoundResult, deal_entry, draw_entry
-from games.engine.word_cards import cards_in, public_entry, rebuild_ids
+from games.engine.word_cards import cards_in, rebuild_ids
 from games.engine.word_cards.hidden import PILE, Fact, HiddenModel, Occurrence, Slot
 
 _IN_HANDS = frozenset(range(CARD_COUNT)) - {EXPLODING_CARD}
@@ -141,19 +141,14 @@ def sample_state(view: dict[str, Any], seat: int | None, rng: random.Random) -> 
     rng.shuffle(pile)
 
     ids = rebuild_ids(known, CARD_COUNT, rng)
-    dealt = [
-        model.viewer_dealt if owner == seat else sorted(card_in[index] for index in model.deal_slots[owner])
-        for owner in range(players)
-    ]
-    entries = []
-    for time, item in enumerate(view["log"]):
-        if item["event"] == "deal":
-            entries.append(deal_entry(item["round"], item["seat"], dealt, ids))
-        elif item["event"] == "draw":
-            drawn = known[item["card"]["id"]] if item["seat"] == seat else card_in[model.draw_slot[time]]
-            entries.append(draw_entry(item["seat"], drawn, ids, item["reason"], item["pile_size"]))
-        else:
-            entries.append(public_entry(item))
+    dealt = model.dealt_hands(card_in, players, seat)
+    entries = model.rebuilt_log(
+        view["log"],
+        seat,
+        card_in,
+        deal=lambda item: deal_entry(item["round"], item["seat"], dealt, ids),
+        draw=lambda item, drawn: draw_entry(item["seat"], drawn, ids, item["reason"], item["pile_size"]),
+    )
     return KaBlamState(
         players=players,
         length=view["length"],
@@ -171,7 +166,7 @@ def sample_state(view: dict[str, Any], seat: int | None, rng: random.Random) -> 
         turn=-1 if view["turn"] is None else view["turn"],
         direction=view["direction"],
         passes=view["passes"],
-        log=tuple(entries),
+        log=entries,
         rounds=tuple(
             RoundResult(
                 round=done["round"],

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from games.engine.ka_blam.cards import card_json, card_text, spoken, words_json
 from games.engine.log import LogEntry
 from games.engine.rng import RngState
-from games.engine.word_cards.facts import json_list, json_object, json_text, logged
+from games.engine.word_cards.facts import dealt_entry, drew_entry, json_object
 
 HAND_SIZE = 5
 NO_PLAY = "no_play"  # a draw because the player could not play
@@ -62,33 +62,21 @@ class KaBlamState:
 def deal_entry(
     round_number: int, dealer: int, hands: Sequence[Sequence[int]], ids: tuple[str, ...]
 ) -> LogEntry:
-    text = f"Round {round_number}: {{s{dealer}}} dealt {HAND_SIZE} cards to each player."
-    private = tuple(
-        (
-            seat,
-            f"{text} You got: {', '.join(spoken(card) for card in hand)}.",
-            json_object(
-                cards=json_list(card_json(card, ids) for card in hand),
-                words=json_text([spoken(card) for card in hand]),
-            ),
-        )
-        for seat, hand in enumerate(hands)
+    return dealt_entry(
+        dealer,
+        f"Round {round_number}: {{s{dealer}}} dealt {HAND_SIZE} cards to each player.",
+        json_object(round=str(round_number), hand_size=str(HAND_SIZE), words="[]"),
+        hands,
+        lambda card: card_json(card, ids),
+        spoken,
     )
-    public = json_object(round=str(round_number), hand_size=str(HAND_SIZE), words="[]")
-    return logged("deal", dealer, text, public, private)
 
 
 def draw_entry(seat: int, card: int, ids: tuple[str, ...], reason: str, pile_size: int) -> LogEntry:
-    return logged(
-        "draw",
+    return drew_entry(
         seat,
-        f"{{s{seat}}} drew a card.",
         '{"reason":"' + reason + '","pile_size":' + str(pile_size) + ',"words":[]}',
-        (
-            (
-                seat,
-                f"You drew {card_text(card)}.",
-                json_object(card=card_json(card, ids), words=words_json(card)),
-            ),
-        ),
+        card_text(card),
+        card_json(card, ids),
+        words_json(card),
     )

@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from games.engine.actions import IntField
-from games.engine.base import Game
 from games.engine.errors import IllegalAction
 from games.engine.log import LogEntry, entry, log_reveal, log_view
 from games.engine.options import OptionValue
@@ -32,6 +31,7 @@ from games.engine.word_cards import (
     word_card_of_view,
     word_card_view,
 )
+from games.engine.word_cards.game import TurnByTurnGame
 
 SET_SIZE = COLOUR_COUNT
 _NO_CARDS: tuple[int, ...] = ()
@@ -57,7 +57,7 @@ def _number(card: int) -> int:
     return WORDS.cards[card].number
 
 
-class ReadAndGrab(Game[ReadAndGrabState]):
+class ReadAndGrab(TurnByTurnGame[ReadAndGrabState]):
     slug = "read-and-grab"
     name = "Read and Grab"
     min_players = 2
@@ -96,15 +96,7 @@ class ReadAndGrab(Game[ReadAndGrabState]):
             ),
         )
 
-    def players(self, state: ReadAndGrabState) -> int:
-        return state.players
-
-    def to_act(self, state: ReadAndGrabState) -> list[int]:
-        return [] if state.turn < 0 else [state.turn]
-
-    def legal_actions(self, state: ReadAndGrabState, seat: int) -> list[dict[str, Any]]:
-        if seat != state.turn:
-            return []
+    def turn_actions(self, state: ReadAndGrabState, seat: int) -> list[dict[str, Any]]:
         if state.flipped is None:
             return [{"type": "flip"}]
         return [{"type": "pass"}] + [

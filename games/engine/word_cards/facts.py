@@ -11,7 +11,7 @@ The result reads back through ``log_view`` exactly like an ``entry``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from games.engine.log import LogEntry
 
@@ -50,3 +50,37 @@ def logged(
 ) -> LogEntry:
     """A log entry whose facts are already JSON text (``private``: seat, own text, own facts)."""
     return LogEntry(event=event, seat=seat, text=text, public=public, private=private)
+
+
+def dealt_entry(
+    dealer: int,
+    text: str,
+    public: str,
+    hands: Sequence[Sequence[int]],
+    card_json: Callable[[int], str],
+    spoken: Callable[[int], str],
+) -> LogEntry:
+    """A deal: ``text`` for everyone, and for each seat its own hand ("You got: ..."),
+    each card as ``card_json`` writes it and read aloud as ``spoken`` says it."""
+    private = []
+    for seat, hand in enumerate(hands):
+        words = [spoken(card) for card in hand]
+        private.append(
+            (
+                seat,
+                f"{text} You got: {', '.join(words)}.",
+                json_object(cards=json_list(card_json(card) for card in hand), words=json_text(words)),
+            )
+        )
+    return logged("deal", dealer, text, public, tuple(private))
+
+
+def drew_entry(seat: int, public: str, label: str, card_json: str, words_json: str) -> LogEntry:
+    """A draw: everyone reads that ``seat`` drew a card, the drawer which one (``label``)."""
+    return logged(
+        "draw",
+        seat,
+        f"{{s{seat}}} drew a card.",
+        public,
+        ((seat, f"You drew {label}.", json_object(card=card_json, words=words_json)),),
+    )

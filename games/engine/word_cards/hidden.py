@@ -28,8 +28,12 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.log import LogEntry
+from games.engine.word_cards.view import public_entry
 
 PILE = -1  # the owner of a slot that is a place in the pick-up pile
 NOW = 1 << 30  # the end of an occurrence that is still hidden
@@ -100,6 +104,46 @@ class HiddenModel:
             for index, slot in enumerate(self.slots)
             if slot.owner == owner and self.occurrences[filled[index]].leaver is None
         ]
+
+    def dealt_hands(
+        self,
+        card_in: Sequence[int],
+        players: int,
+        seat: int | None,
+        order: Callable[[int], int] | None = None,
+    ) -> list[list[int]]:
+        """Each seat's dealt hand in a re-deal (``card_in``: the card of each slot), sorted
+        by ``order``; the viewer's as they were dealt it."""
+        return [
+            self.viewer_dealt
+            if owner == seat
+            else sorted((card_in[index] for index in self.deal_slots[owner]), key=order)
+            for owner in range(players)
+        ]
+
+    def rebuilt_log(
+        self,
+        log: Sequence[dict[str, Any]],
+        seat: int | None,
+        card_in: Sequence[int],
+        deal: Callable[[dict[str, Any]], LogEntry],
+        draw: Callable[[dict[str, Any], int], LogEntry],
+    ) -> tuple[LogEntry, ...]:
+        """The viewer's ``log`` written again for a re-deal (``card_in``: the card of each
+        slot): the deal (``deal``) and each draw (``draw``, given the card drawn: the
+        viewer's own as they saw it) with their private parts, so the sampled log reads
+        to the viewer exactly as the real one; every other entry as the viewer read it."""
+        entries = []
+        for time, item in enumerate(log):
+            if item["event"] == "deal":
+                entries.append(deal(item))
+            elif item["event"] == "draw":
+                own = item["seat"] == seat
+                drawn = self.known[item["card"]["id"]] if own else card_in[self.draw_slot[time]]
+                entries.append(draw(item, drawn))
+            else:
+                entries.append(public_entry(item))
+        return tuple(entries)
 
 
 class _Problem:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from games.engine.log import LogEntry
@@ -89,22 +89,3 @@ def public_entry(viewed: Mapping[str, Any]) -> LogEntry:
 def word_card_of_view(card: Mapping[str, Any]) -> int:
     """The index of the word card a view dict shows."""
     return WORDS.card(WORDS.colour_keys.index(card["colour"]), card["number"]).index
-
-
-def reveal_hands_and_pile(
-    shown: dict[str, Any],
-    hands: Sequence[Sequence[int]],
-    pile: Sequence[int],
-    card_view: Callable[[int], dict[str, Any]],
-) -> dict[str, Any]:
-    """A spectator's view of a hand-and-pile word-card game (Go Fox!, Ka-Blam!) made
-    into ``Game.reveal``: every ``hands`` (per seat), the ``pile`` in order (top first),
-    and each seat's own ``hand`` under ``as_seen_by``. ``shown`` is changed and returned."""
-    shown["hands"] = [[card_view(card) for card in hand] for hand in hands]
-    shown["pile"] = [card_view(card) for card in pile]
-    shown["revealed"] = True
-    shown["as_seen_by"] = {
-        str(seat): {"seat": seat, "hand": [card_view(card) for card in hand]}
-        for seat, hand in enumerate(hands)
-    }
-    return shown

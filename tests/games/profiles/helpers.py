@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from accounts.models import User
-from games.ratings.services import RATED, match_rate
+from games.ratings.services import RateOutcome, match_rate
 from tests.games.history.helpers import finished
 
 NOON = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
@@ -21,4 +21,4 @@ def play_rated(game: str, winner: User, loser: User, count: int, start: int = 0)
     by the ratings service, finishing at ``minutes(start)``, ``minutes(start + 1)``..."""
     for number in range(count):
         match = finished([winner, loser], game=game, ranks=[1, 2], finished_at=minutes(start + number))
-        assert match_rate(match_id=match.pk) == RATED
+        assert match_rate(match_id=match.pk) == RateOutcome.RATED

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 
 from accounts.models import User
 from games.ratings.models import RatingChange
-from games.ratings.services import ALREADY_RATED, RATED, lock_ledger, match_rate, ratings_rebuild
+from games.ratings.services import RateOutcome, lock_ledger, match_rate, ratings_rebuild
 from tests.conftest import ensure_bot_accounts, wait_for
 from tests.games.ratings.helpers import START, bot, changes_now, finished_match, ratings_now
 
@@ -79,7 +79,7 @@ def all_at_once(game: str, calls: Sequence[Callable[[], Any]]) -> list[Any]:
 def test_two_runs_of_one_match_at_once_apply_it_once(ann: User, bob: User) -> None:
     match = finished_match("go-fox", [(ann, 1), (bob, 2)], START)
     outcomes = all_at_once("go-fox", [lambda: match_rate(match_id=match.pk)] * 2)
-    assert sorted(outcomes) == [ALREADY_RATED, RATED]
+    assert sorted(outcomes) == [RateOutcome.ALREADY_RATED, RateOutcome.RATED]
     assert RatingChange.objects.filter(match=match).count() == 2
     arrived = ratings_now()
     assert {values[3] for values in arrived.values()} == {1}  # one rated match each
@@ -104,7 +104,7 @@ def test_matches_sharing_players_rated_at_once_lose_no_update_and_keep_their_ord
         match_id=finished_match("go-fox", [(bob, 1), (ann, 2), (basic, 3)], START - timedelta(days=1)).pk
     )
     runs = [partial(match_rate, match_id=match.pk) for match in reversed(matches)]
-    assert all_at_once("go-fox", runs) == [RATED] * 4
+    assert all_at_once("go-fox", runs) == [RateOutcome.RATED] * 4
     arrived = ratings_now(), changes_now()
     assert arrived[0][(ann.pk, "go-fox")][3] == 5
 

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from accounts.models import User
 from games.ratings import tasks
 from games.ratings.models import Rating, RatingChange
-from games.ratings.services import RATED
+from games.ratings.services import RateOutcome
 from tests.games.ratings.helpers import START, bot, changes_now, finished_match, random_matches, ratings_now
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def test_rebuild_arrives_at_the_numbers_the_tasks_arrived_at_exactly(make_person
         order[at], order[later] = order[later], order[at]
     order += rng.sample(matches, 20)
     outcomes = [tasks.match_finished(match.pk) for match in order]
-    assert outcomes.count(RATED) > 80  # most matches count; the others are unrated or seen twice
+    assert outcomes.count(RateOutcome.RATED) > 80  # most matches count; the others are unrated or seen twice
     arrived = ratings_now(), changes_now()
     assert {game for _, game in arrived[0]} == {"go-fox", "ka-blam", "boom-box", "booby-trap"}
 

@@ -91,14 +91,17 @@ def test_a_bot_seated_twice_moves_once_by_its_first_seat_and_is_every_seats_oppo
 def test_which_matches_are_rated() -> None:
     two = table(1, 2)
     assert rules.why_unrated(game_is_rated=True, seats=two) is None
-    assert rules.why_unrated(game_is_rated=False, seats=two) == rules.NOT_RATED_GAME
-    assert rules.why_unrated(game_is_rated=True, seats=two, match_is_rated=False) == rules.NOT_RATED_MATCH
-    assert rules.why_unrated(game_is_rated=True, seats=table(1)) == rules.SOLITAIRE
-    assert rules.why_unrated(game_is_rated=True, seats=table(1, 2, users=[4, 4])) == rules.ONE_PLAYER
+    assert rules.why_unrated(game_is_rated=False, seats=two) == rules.Unrated.NOT_RATED_GAME
+    assert (
+        rules.why_unrated(game_is_rated=True, seats=two, match_is_rated=False)
+        == rules.Unrated.NOT_RATED_MATCH
+    )
+    assert rules.why_unrated(game_is_rated=True, seats=table(1)) == rules.Unrated.SOLITAIRE
+    assert rules.why_unrated(game_is_rated=True, seats=table(1, 2, users=[4, 4])) == rules.Unrated.ONE_PLAYER
     no_rank = [SeatResult(0, 1, None, False, True), SeatResult(1, 2, 1, False, True)]
-    assert rules.why_unrated(game_is_rated=True, seats=no_rank) == rules.INCOMPLETE
+    assert rules.why_unrated(game_is_rated=True, seats=no_rank) == rules.Unrated.INCOMPLETE
     out_at_once = [SeatResult(0, 1, 1, False, True), SeatResult(1, 2, 2, resigned=True, moved=False)]
-    assert rules.why_unrated(game_is_rated=True, seats=out_at_once) == rules.EARLY_RESIGNATION
+    assert rules.why_unrated(game_is_rated=True, seats=out_at_once) == rules.Unrated.EARLY_RESIGNATION
     out_later = [SeatResult(0, 1, 1, False, True), SeatResult(1, 2, 2, resigned=True, moved=True)]
     assert rules.why_unrated(game_is_rated=True, seats=out_later) is None
 

@@ -15,7 +15,7 @@ from games.errors import MatchError
 from games.models import Announcement, Match
 from games.ratings import rules, services, tasks
 from games.ratings.models import Rating, RatingChange
-from games.ratings.services import ALREADY_RATED, RATED, match_rate, ratings_rebuild
+from games.ratings.services import RateOutcome, match_rate, ratings_rebuild
 from tests.games.ratings.helpers import (
     START,
     Place,
@@ -36,7 +36,7 @@ def rating(user: User, game: str = "go-fox") -> Rating:
 
 def test_a_rated_match_moves_each_players_rating_once_with_a_change_row(ann: User, bob: User) -> None:
     match = finished_match("go-fox", [(ann, 1), (bob, 2)], START)
-    assert match_rate(match_id=match.pk) == RATED
+    assert match_rate(match_id=match.pk) == RateOutcome.RATED
 
     expected = rules.rate(
         [rules.SeatResult(0, ann.pk, 1, False, True), rules.SeatResult(1, bob.pk, 2, False, True)],
@@ -61,11 +61,11 @@ def test_the_task_run_twice_applies_the_match_once_and_marks_its_announcement_de
 ) -> None:
     match = finished_match("go-fox", [(ann, 2), (bob, 1)], START)
     Announcement.objects.create(match=match, task_name=services.MATCH_FINISHED_TASK)
-    assert tasks.match_finished(match.pk) == RATED
+    assert tasks.match_finished(match.pk) == RateOutcome.RATED
     once = ratings_now(), changes_now()
     assert Announcement.objects.get(match=match).delivered_at is not None
 
-    assert tasks.match_finished(match.pk) == ALREADY_RATED
+    assert tasks.match_finished(match.pk) == RateOutcome.ALREADY_RATED
     assert (ratings_now(), changes_now()) == once
     assert rating(bob).rated_matches == 1
 
@@ -85,11 +85,19 @@ def test_a_second_application_of_a_match_is_refused_by_the_database(ann: User, b
 @pytest.mark.parametrize(
     ("game", "places", "reason"),
     [
-        ("its-a-bomb", lambda ann, bob: [(ann, 1), (bob, 1)], rules.NOT_RATED_GAME),
-        ("booby-trap", lambda ann, bob: [(ann, 1)], rules.SOLITAIRE),
-        ("go-fox", lambda ann, bob: [(ann, 1), resigned(bob, 2, moved=False)], rules.EARLY_RESIGNATION),
-        ("go-fox", lambda ann, bob: [(ann, 1), timed_out(bob, 2, moved=False)], rules.EARLY_RESIGNATION),
-        ("go-fox", lambda ann, bob: [(bot("basic"), 1), (bot("basic"), 2)], rules.ONE_PLAYER),
+        ("its-a-bomb", lambda ann, bob: [(ann, 1), (bob, 1)], rules.Unrated.NOT_RATED_GAME),
+        ("booby-trap", lambda ann, bob: [(ann, 1)], rules.Unrated.SOLITAIRE),
+        (
+            "go-fox",
+            lambda ann, bob: [(ann, 1), resigned(bob, 2, moved=False)],
+            rules.Unrated.EARLY_RESIGNATION,
+        ),
+        (
+            "go-fox",
+            lambda ann, bob: [(ann, 1), timed_out(bob, 2, moved=False)],
+            rules.Unrated.EARLY_RESIGNATION,
+        ),
+        ("go-fox", lambda ann, bob: [(bot("basic"), 1), (bot("basic"), 2)], rules.Unrated.ONE_PLAYER),
     ],
     ids=["cooperative", "solitaire", "resigned-at-once", "timed-out-without-a-move", "one-bot-alone"],
 )
@@ -108,7 +116,7 @@ def test_an_unrated_match_changes_nothing(
 def test_a_match_set_up_unrated_changes_nothing_live_or_in_a_rebuild(ann: User, bob: User) -> None:
     match = finished_match("go-fox", [(ann, 1), (bob, 2)], START)
     Match.objects.filter(pk=match.pk).update(rated=False)
-    assert match_rate(match_id=match.pk) == rules.NOT_RATED_MATCH
+    assert match_rate(match_id=match.pk) == rules.Unrated.NOT_RATED_MATCH
     ratings_rebuild(game_slugs=["go-fox"])
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
@@ -118,14 +126,14 @@ def test_a_player_out_of_the_game_after_a_move_of_their_own_is_rated_last(ann: U
     match = finished_match(
         "go-fox", [(ann, 1), timed_out(bob, 3, moved=True), resigned(carl, 2, moved=True)], START
     )
-    assert match_rate(match_id=match.pk) == RATED
+    assert match_rate(match_id=match.pk) == RateOutcome.RATED
     assert rating(ann).mu > rating(carl).mu > rating(bob).mu
 
 
 def test_bots_are_rated_and_a_bot_seated_twice_moves_once(ann: User) -> None:
     basic, expert = bot("basic"), bot("expert")
     match = finished_match("go-fox", [(basic, 3), (ann, 2), (basic, 1), (expert, 4)], START)
-    assert match_rate(match_id=match.pk) == RATED
+    assert match_rate(match_id=match.pk) == RateOutcome.RATED
     assert rating(basic).rated_matches == 1
     change = RatingChange.objects.get(match=match, user=basic)
     assert (change.seat, change.rank) == (0, 3)  # its first seat, not its best
@@ -156,7 +164,7 @@ def test_a_match_that_comes_late_is_applied_in_finishing_order(ann: User, bob: U
     third = finished_match("go-fox", [(ann, 1), (carl, 2)], START + timedelta(minutes=2))
     assert tied.pk > second.pk
     for match in (third, first, tied, second):  # announcements out of order
-        assert match_rate(match_id=match.pk) == RATED
+        assert match_rate(match_id=match.pk) == RateOutcome.RATED
     arrived = ratings_now(), changes_now()
 
     ratings_rebuild(game_slugs=["go-fox"])

@@ -46,7 +46,7 @@ def test_the_review_gives_the_experts_opinion_of_each_of_my_decisions_only(
     finished: Match, ann: User
 ) -> None:
     review = requested(finished, ann)
-    assert services.review_advance(review_id=review.pk, attempt=1) == services.DONE
+    assert services.review_advance(review_id=review.pk, attempt=1) == services.ReviewOutcome.DONE
     mine = list(Move.objects.filter(match=finished, user=ann).order_by("ply"))
     rows = list(ReviewedDecision.objects.filter(review=review))
     assert [row.ply for row in rows] == [move.ply for move in mine]  # Bob's moves are not Ann's
@@ -66,15 +66,15 @@ def test_the_review_gives_the_experts_opinion_of_each_of_my_decisions_only(
 def test_running_the_review_twice_writes_each_decision_once(finished: Match, ann: User) -> None:
     review = requested(finished, ann)
     # One decision a chunk; the same run's task delivered again goes on where it stopped.
-    assert services.review_advance(review_id=review.pk, attempt=1, seconds=0) == services.MORE
-    assert services.review_advance(review_id=review.pk, attempt=1, seconds=0) == services.MORE
+    assert services.review_advance(review_id=review.pk, attempt=1, seconds=0) == services.ReviewOutcome.MORE
+    assert services.review_advance(review_id=review.pk, attempt=1, seconds=0) == services.ReviewOutcome.MORE
     assert ReviewedDecision.objects.filter(review=review).count() == 2
-    assert services.review_advance(review_id=review.pk, attempt=1) == services.DONE
-    assert services.review_advance(review_id=review.pk, attempt=1) == services.DONE
+    assert services.review_advance(review_id=review.pk, attempt=1) == services.ReviewOutcome.DONE
+    assert services.review_advance(review_id=review.pk, attempt=1) == services.ReviewOutcome.DONE
     # A run that died after its last opinion, before marking the review done: the next
     # run only marks it.
     Review.objects.filter(pk=review.pk).update(finished_at=None)
-    assert services.review_advance(review_id=review.pk, attempt=1) == services.DONE
+    assert services.review_advance(review_id=review.pk, attempt=1) == services.ReviewOutcome.DONE
     plies = list(ReviewedDecision.objects.filter(review=review).values_list("ply", flat=True))
     assert len(plies) == len(set(plies)) == 3
     # Two runs at once write their opinions with ignore_conflicts: a second row for a ply
@@ -90,15 +90,15 @@ def test_a_stalled_review_is_resumed_by_a_new_request_and_the_old_run_stops(
     finished: Match, ann: User
 ) -> None:
     review = requested(finished, ann)
-    assert services.review_advance(review_id=review.pk, attempt=1, seconds=0) == services.MORE
+    assert services.review_advance(review_id=review.pk, attempt=1, seconds=0) == services.ReviewOutcome.MORE
     # Not stalled yet: asking again changes nothing.
     assert services.review_request(match_id=finished.pk, user=ann).attempt == 1
     Review.objects.filter(pk=review.pk).update(progressed_at=timezone.now() - timedelta(minutes=5))
     assert services.review_request(match_id=finished.pk, user=ann).attempt == 2
     assert services.review_request(match_id=finished.pk, user=ann).attempt == 2  # one take-over
-    assert services.review_advance(review_id=review.pk, attempt=1) == services.SUPERSEDED
+    assert services.review_advance(review_id=review.pk, attempt=1) == services.ReviewOutcome.SUPERSEDED
     assert ReviewedDecision.objects.filter(review=review).count() == 1
-    assert services.review_advance(review_id=review.pk, attempt=2) == services.DONE
+    assert services.review_advance(review_id=review.pk, attempt=2) == services.ReviewOutcome.DONE
     assert ReviewedDecision.objects.filter(review=review).count() == 3
 
 
@@ -108,7 +108,7 @@ def test_a_match_that_no_longer_replays_gives_a_review_that_says_why(finished: M
     last = Move.objects.filter(match=finished, user=ann).order_by("ply").last()
     assert last is not None
     Move.objects.filter(match=finished, ply=last.ply - 1).update(action={"type": "no-such-action"})
-    assert services.review_advance(review_id=review.pk, attempt=1) == services.FAILED
+    assert services.review_advance(review_id=review.pk, attempt=1) == services.ReviewOutcome.FAILED
     review.refresh_from_db()
     assert review.is_done and review.problem.startswith("The match could not be rebuilt")
 

@@ -79,7 +79,7 @@ def test_a_chunk_queues_the_next_which_the_worker_takes_on(
 ) -> None:
     review = lost_review(finished, ann)
     # A run's chunk (here one decision) queues the next, and so on to the end.
-    assert services.review_advance(review_id=review.pk, attempt=1, seconds=0) == services.MORE
+    assert services.review_advance(review_id=review.pk, attempt=1, seconds=0) == services.ReviewOutcome.MORE
     assert finished_by_worker(review).attempt == 1
     assert ReviewedDecision.objects.filter(review=review).count() == 3
 

@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from games.errors import ErrorCode, http_status
 from games.models import Match, ResignReason, Seat
 from games.ratings.models import Rating
 from games.services import BOT_USERNAMES
@@ -46,6 +47,18 @@ def test_a_person_registers_once_and_may_come_back_after_withdrawing(organiser: 
     again = services.tournament_register(tournament_id=tournament.pk, user=ann)
     assert again.pk == entry.pk and again.withdrawn_at is None
     assert Entry.objects.filter(tournament=tournament).count() == 1
+
+
+def test_a_refusal_carries_a_code_from_the_one_list_with_its_http_status(organiser: User, ann: User) -> None:
+    tournament = make_tournament(organiser)
+    services.tournament_register(tournament_id=tournament.pk, user=ann)
+    with pytest.raises(TournamentError) as twice:
+        services.tournament_register(tournament_id=tournament.pk, user=ann)
+    assert (twice.value.code, http_status(twice.value.code)) == (ErrorCode.ALREADY_REGISTERED, 409)
+    with pytest.raises(TournamentError) as missing:
+        services.tournament_register(tournament_id=10**9, user=ann)
+    assert (missing.value.code, http_status(missing.value.code)) == (ErrorCode.NO_SUCH_TOURNAMENT, 404)
+    assert str(missing.value) == "There is no such tournament."
 
 
 @pytest.mark.parametrize(
@@ -123,20 +136,20 @@ def test_single_elimination_runs_table_by_table_to_a_winner(organiser: User, peo
     services.tournament_start(tournament_id=tournament.pk)
     first, second = tables_of(tournament, 1)
     finish_table(first)  # the first seat wins
-    assert services.match_finished(match_id=first.match_id) == services.WAITING
+    assert services.match_finished(match_id=first.match_id) == services.AdvanceOutcome.WAITING
     assert not Round.objects.filter(tournament=tournament, number=2).exists()
     finish_table(second, best_first=list(reversed(second.entries)))
-    assert services.match_finished(match_id=second.match_id) == services.SEATED
+    assert services.match_finished(match_id=second.match_id) == services.AdvanceOutcome.SEATED
     (final,) = tables_of(tournament, 2)
     assert set(final.entries) == {first.entries[0], second.entries[1]}
     finish_table(final, best_first=[second.entries[1], first.entries[0]])
-    assert services.match_finished(match_id=final.match_id) == services.FINISHED
+    assert services.match_finished(match_id=final.match_id) == services.AdvanceOutcome.FINISHED
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED and tournament.finished_at is not None
     standings = formats.standings(_state(tournament))
     assert standings[0].entrant == second.entries[1] and standings[0].place == 1
     # Told again (the announcement is at-least-once): nothing more happens.
-    assert services.match_finished(match_id=final.match_id) == services.NOT_RUNNING
+    assert services.match_finished(match_id=final.match_id) == services.AdvanceOutcome.NOT_RUNNING
     assert Round.objects.filter(tournament=tournament).count() == 2
 
 
@@ -282,7 +295,7 @@ def test_cancel_stops_the_rounds_and_is_refused_when_over(organiser: User, peopl
     services.tournament_cancel(tournament_id=tournament.pk, because="The venue flooded.")
     for table in tables_of(tournament, 1):
         finish_table(table)
-        assert services.match_finished(match_id=table.match_id) == services.NOT_RUNNING
+        assert services.match_finished(match_id=table.match_id) == services.AdvanceOutcome.NOT_RUNNING
     assert Round.objects.filter(tournament=tournament).count() == 1
     assert Tournament.objects.get(pk=tournament.pk).cancelled_because == "The venue flooded."
     with pytest.raises(TournamentError, match="already"):

@@ -163,7 +163,7 @@ def test_a_worker_killed_while_building_a_round_leaves_nothing_and_the_round_is_
     assert Match.objects.count() == matches_before
     # The next run (the announcement's resend, the sweep, or the admin's re-run) builds it, once.
     assert services.tournaments_sweep()["advanced"] == 1
-    assert services.tournament_advance(tournament_id=tournament.pk) == services.WAITING
+    assert services.tournament_advance(tournament_id=tournament.pk) == services.AdvanceOutcome.WAITING
     assert Table.objects.filter(round__tournament=tournament, round__number=2).count() == 64
     assert Match.objects.count() == matches_before + 64
     assert timezone.now() - Round.objects.get(tournament=tournament, number=2).created_at < timedelta(
