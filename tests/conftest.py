@@ -26,12 +26,17 @@ _PROCESS_FIXTURES = frozenset({"celery_worker_process", "live_site", "browser"})
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under ``pytest -n`` (``make test``, ``--dist loadgroup``), keep each module that
-    starts processes on one worker: its processes start once, not once per worker. The
-    other tests are handed out one by one to whichever worker is free."""
+    starts processes on one worker: its processes start once, not once per worker. Those
+    modules run first, so that the long ones are shared out while the many short tests,
+    handed out one by one to whichever worker is free, fill in around them and no
+    worker is left with a long module at the end."""
+    grouped = set()
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("slow") or fixtures & _PROCESS_FIXTURES:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+            grouped.add(item)
+    items.sort(key=lambda item: item not in grouped)  # stable: each module's order kept
 
 
 @pytest.fixture(autouse=True)
