@@ -29,7 +29,7 @@ most two processes (the machine has two cores shared with other work).
 
 ``--all`` runs the issue's matrix (each level against the one below, two-player and
 four-player forms, every competitive game; ``--pairs``, ``--players-list`` and
-``--games-list`` narrow it) and prints a Markdown table for the README. It takes the
+``--games-list`` narrow it) and prints a Markdown table for bench/README.md. It takes the
 same ``--games``/``--budget``/``--iterations``, plus ``--expert-games`` for matches
 with an expert and ``--slow-games``/``--slow-iterations`` for those of the slow games
 (Booby-Trap), so the whole matrix fits in minutes; ``--speed`` measures the expert's playouts per CPU second per game, with the

@@ -8,7 +8,7 @@ Fills the database (which must be a throwaway one: its matches are deleted first
 with ``--matches`` running two-player Go Fox! matches whose person on turn has a
 one-hour clock, ``--due`` of them already run out, then times the sweeps the beat
 runs (``games.tasks.sweep_clocks``, and the notification sweep when it exists) and
-counts their queries. It prints a Markdown table for the README.
+counts their queries. It prints a Markdown table for bench/README.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Where a move's CPU goes in the site's Daphne: a py-spy profile split into the parts
-of the move path (README, "The move path under load").
+of the move path (bench/README.md, "The move path under load").
 
     nice -n 10 .venv/bin/python -m bench.ws_load --rates 40 --step-seconds 60 --no-baseline &
     sleep 25   # the sockets are open and the step is playing

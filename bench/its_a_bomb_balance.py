@@ -7,7 +7,7 @@ decision (``games/bots/search.py``) with ``--iterations`` playouts, so that the
 two teams can be compared on the same seeds. Each game is seeded (seed = game
 number), so a run is reproducible. Results are printed as a Markdown table with Wilson 95% intervals
 against each class's target, and written to ``games/bots/its_a_bomb_balance.py``
-(the figures the README and the scenario picker show).
+(the figures bench/README.md and the scenario picker show).
 
 Run: ``nice -n 10 .venv/bin/python -m bench.its_a_bomb_balance [--games N]
 [--scenarios slug,...] [--processes 2] [--team basic|expert] [--iterations N]

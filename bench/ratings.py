@@ -21,7 +21,7 @@ own (the only moves written: the rules read no others). Then it times:
   after all the others (the usual case), and for 4 seats arriving one match late
   (one match taken back and applied again).
 
-It prints Markdown tables for the README.
+It prints Markdown tables for bench/README.md.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ result (Swiss, 64 to 1,024 entrants, pairs and 4-seat tables).
 
 The database must be a throwaway one: the script deletes its tournaments and matches
 first. It starts its own Celery workers (``--workers`` prefork processes) on the
-configured broker, purged first. It prints Markdown tables for the README.
+configured broker, purged first. It prints Markdown tables for bench/README.md.
 
 **The run**: ``--entrants`` random bots (Bouldertroll Boom Box, the shortest game) in
 single elimination at tables of 4, the top 2 going on; timed from the start to the

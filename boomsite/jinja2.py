@@ -3,7 +3,7 @@
 The live part of the match page and every game's board (``templates/jinja2/games/``) are Jinja2
 templates: after each move they are drawn once per kind of viewer, and Django's
 template language, which interprets its nodes on every render, was a quarter of a
-move's CPU (README: "Drawing the live part"). Jinja2 compiles a template to Python
+move's CPU (bench/README.md: "Drawing the live part"). Jinja2 compiles a template to Python
 once. Every other page stays a Django template.
 
 The boards print what they printed as Django templates, byte for byte:

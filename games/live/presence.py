@@ -60,7 +60,7 @@ def _client() -> redis.Redis:
 
 # One asyncio client per event loop (a client belongs to the loop that made it), kept
 # for the loop's life: a new client per call cost a Daphne 17% of its busy time in the
-# soak (README, "The soak").
+# soak (bench/README.md, "The soak").
 _ASYNC_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = (
     weakref.WeakKeyDictionary()
 )

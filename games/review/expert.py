@@ -17,7 +17,7 @@ from typing import Any
 from games.bots import search
 from games.engine import Game
 
-# The budgets the expert's strength is measured at in README.md ("Bots"): 300 playouts
+# The budgets the expert's strength is measured at in bench/README.md ("Bots"): 300 playouts
 # in every game but Booby-Trap, whose physics allows about 40 a second. On the 2-core
 # machine, shared, that is 0.2 to 1.5 s a decision (Booby-Trap 1.5 to 4.5 s).
 ITERATIONS = 300
