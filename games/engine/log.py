@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import marshal
 import re
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 _SEAT_MARK = re.compile(r"\{s(\d+)\}")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # the view cache watches entries die
 class LogEntry:
     event: str
     seat: int | None
@@ -133,18 +134,40 @@ def log_reveal(log: Sequence[LogEntry]) -> list[dict[str, Any]]:
 # of their entries, so an entry's view is parsed from its JSON once and then copied:
 # every call still returns new dicts and lists, which the caller may change freely. An
 # entry is immutable, so its view for a seat never changes. The cache is keyed by the
-# entry's ``id`` and holds the entry itself, so that the id cannot be reused while the
-# key is cached. An entry is cached the second time it is shown: most entries a bot's
-# playouts make are shown once or never.
+# entry's ``id``, and an entry's keys go when the entry does: a weak reference to it
+# forgets them as it dies, before its id can be given to another object. So the cache
+# holds what live states show (a bot's search, a move being drawn) and no more: it
+# once held each entry itself, and a site process's cache grew with every state it had
+# decoded, for minutes (bench/README.md, "The soak"). An entry is cached the second time
+# it is shown: most entries a bot's playouts make are shown once or never.
 
-# (the entry, its view, the keys whose values are flat lists or dicts, or else the
-# view marshalled when something in it is nested deeper)
-_Cached = tuple[LogEntry, dict[str, Any], tuple[str, ...], bytes | None]
+# (the entry's watch, its view, the keys whose values are flat lists or dicts, or else
+# the view marshalled when something in it is nested deeper)
 _Key = int | tuple[int, int | None]
+
+
+class _Watch(weakref.ref):  # type: ignore[type-arg]  # of a LogEntry
+    """A weak reference to a shown entry that forgets the entry's keys when it dies."""
+
+    __slots__ = ("keys",)
+
+    def __init__(self, item: LogEntry, callback: Any) -> None:  # the callback: ref.__new__'s
+        super().__init__(item, callback)
+        self.keys: list[_Key] = []
+
+
+def _forget(watch: _Watch) -> None:
+    for key in watch.keys:
+        _SHOWN.pop(key, None)
+        _SHOWN_ONCE.pop(key, None)
+
+
+_Cached = tuple[_Watch, dict[str, Any], tuple[str, ...], bytes | None]
 _SHOWN: dict[_Key, _Cached] = {}
-# Entries shown once (by the same keys), held for their ids like those of _SHOWN.
-_SHOWN_ONCE: dict[_Key, LogEntry] = {}
-# Views held at most (an entry with private parts has one per seat); then it restarts.
+# Entries shown once (by the same keys), watched like those of _SHOWN.
+_SHOWN_ONCE: dict[_Key, _Watch] = {}
+# Views held at most (an entry with private parts has one per seat): a bound for a
+# search that keeps very many states alive; then it restarts.
 _SHOWN_LIMIT = 20_000
 _PLAIN = (str, int, float, bool, type(None))
 
@@ -162,16 +185,19 @@ def _parse(item: LogEntry, seat: int | None) -> dict[str, Any]:
 
 def _uncached(item: LogEntry, seat: int | None) -> dict[str, Any]:
     key = id(item) if not item.private else (id(item), seat)
-    if _SHOWN_ONCE.pop(key, None) is None:
+    watch = _SHOWN_ONCE.pop(key, None)
+    if watch is None:
         if len(_SHOWN_ONCE) >= _SHOWN_LIMIT:
             _SHOWN_ONCE.clear()
-        _SHOWN_ONCE[key] = item
+        watch = _Watch(item, _forget)
+        watch.keys.append(key)
+        _SHOWN_ONCE[key] = watch
         return _parse(item, seat)
-    cached = _remember(item, key, seat)
+    cached = _remember(item, watch, key, seat)
     return _parse(item, seat) if cached is None else _fresh(cached)
 
 
-def _remember(item: LogEntry, key: _Key, seat: int | None) -> _Cached | None:
+def _remember(item: LogEntry, watch: _Watch, key: _Key, seat: int | None) -> _Cached | None:
     """Parse ``item`` for ``seat`` and cache it with how to copy it: a shallow copy plus
     a copy of each flat list or dict in it, or else ``marshal`` (a fast exact copy of
     JSON data; dicts keep their key order). None, uncached: something is not JSON data."""
@@ -191,7 +217,7 @@ def _remember(item: LogEntry, key: _Key, seat: int | None) -> _Cached | None:
             return None
         nested = []
         break
-    cached: _Cached = (item, shown, tuple(nested), frozen)
+    cached: _Cached = (watch, shown, tuple(nested), frozen)
     if len(_SHOWN) >= _SHOWN_LIMIT:
         _SHOWN.clear()
     _SHOWN[key] = cached

@@ -427,6 +427,40 @@ def test_log_view_hides_private_facts_from_others_and_spectators(viewer: int | N
     assert "7" not in json.dumps(log_view((DRAW, DRAW), viewer))
 
 
+def test_cached_views_are_of_the_entry_shown_though_ids_are_given_again() -> None:
+    """The view cache is keyed by ``id``: an entry that dies takes its keys with it, so
+    a new entry given the same id (CPython reuses them at once) is never shown another's
+    view; and the cache holds no entry alive."""
+    import gc
+    import weakref
+
+    from games.engine import log
+
+    ids_seen: set[int] = set()
+    reused = 0
+    for number in range(2_000):
+        item = entry("draw", 1, f"draw {number}", {"n": number}, {1: (f"you {number}", {"v": number})})
+        reused += id(item) in ids_seen
+        ids_seen.add(id(item))
+        for _ in range(2):  # cached the second time
+            assert entry_view(item, 1) == {
+                "event": "draw",
+                "seat": 1,
+                "text": f"you {number}",
+                "n": number,
+                "v": number,
+            }
+            assert log_view([item], None) == [
+                {"event": "draw", "seat": 1, "text": f"draw {number}", "n": number}
+            ]
+        watched = weakref.ref(item)
+        del item
+        assert watched() is None  # the cache held it not
+    assert reused > 100  # the case under test happened
+    gc.collect()
+    assert not any(key in log._SHOWN or key in log._SHOWN_ONCE for key in ids_seen)
+
+
 def test_log_reveal_reads_as_a_spectators_entry_with_every_private_part() -> None:
     assert entry_reveal(DRAW) == {
         "event": "draw",
