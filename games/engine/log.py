@@ -13,7 +13,7 @@ import json
 import marshal
 import re
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,13 +146,13 @@ def log_reveal(log: Sequence[LogEntry]) -> list[dict[str, Any]]:
 _Key = int | tuple[int, int | None]
 
 
-class _Watch(weakref.ref):  # type: ignore[type-arg]  # of a LogEntry
+class _Watch(weakref.ref[LogEntry]):
     """A weak reference to a shown entry that forgets the entry's keys when it dies."""
 
     __slots__ = ("keys",)
 
-    def __init__(self, item: LogEntry, callback: Any) -> None:  # the callback: ref.__new__'s
-        super().__init__(item, callback)
+    # ``ref.__new__`` takes the entry and the callback (``_forget``) and does the work.
+    def __init__(self, item: LogEntry, callback: Callable[[_Watch], None]) -> None:
         self.keys: list[_Key] = []
 
 
