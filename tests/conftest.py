@@ -133,6 +133,22 @@ def worker_settles_before_the_flush(request: pytest.FixtureRequest) -> Iterator[
              what="the Celery worker to finish its tasks")  # fmt: skip
 
 
+@pytest.fixture
+def broker() -> Iterator[Any]:
+    """Celery's queue in Redis, to read what was sent; emptied before and after (for
+    modules in which no worker runs)."""
+    import redis
+    from django.conf import settings
+
+    from boomsite.celery import app
+
+    app.control.purge()
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    yield client
+    app.control.purge()
+    client.close()
+
+
 # People and matches for the site's tests (a folder's conftest may override one, as
 # tests/accounts does for people who need a verified address).
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -27,18 +26,6 @@ from games.tasks import prune_announcements, resend_announcements
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SUBSCRIBER = "features.probe.never_done"
-
-
-@pytest.fixture
-def broker() -> Iterator[redis.Redis]:
-    """The broker's queue, emptied before and after."""
-    from boomsite.celery import app
-
-    app.control.purge()
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    yield client
-    app.control.purge()
-    client.close()
 
 
 def sent_to_subscriber(broker: redis.Redis) -> int:

@@ -12,7 +12,7 @@ tests (test_bot_reliability.py) show the same sweeps recovering a dead worker's 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import pytest
@@ -32,18 +32,6 @@ from tests.conftest import ensure_bot_accounts
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SUBSCRIBER = "features.probe.rate_match"
-
-
-@pytest.fixture
-def broker() -> Iterator[redis.Redis]:
-    """The broker's queue, emptied before and after (no worker runs in this module)."""
-    from boomsite.celery import app
-
-    app.control.purge()
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    yield client
-    app.control.purge()
-    client.close()
 
 
 def sent(broker: redis.Redis, task_name: str) -> list[str]:
