@@ -201,16 +201,14 @@ def tournament_start(*, tournament_id: int) -> Tournament:
         if problems:
             raise TournamentError(ErrorCode.BAD_TOURNAMENT_SETUP, problems)
         entries = list(selectors.active_entries(tournament).order_by("registered_at", "pk"))
-        entries += _bot_fill(tournament, entries)
-        settings = format_settings(tournament)
-        too_few = formats.validate(settings, len(entries))
-        if too_few:
-            why = "Not enough entrants: " + " ".join(too_few)
+        why = _too_few(tournament, entries)
+        if why:
             if tournament.status == Tournament.Status.DRAFT:
                 # Cancelling would publish it (a cancelled tournament is listed): a draft stays one.
                 raise TournamentError(ErrorCode.TOO_FEW_ENTRANTS, why + " It stays a draft, shown to nobody.")
             _cancel(tournament, why)
             return tournament
+        entries += _bot_fill(tournament, entries)
         for seed, entry in enumerate(_seeded(tournament, entries), start=1):
             entry.seed = seed
         Entry.objects.bulk_update(entries, ["seed"])
@@ -219,6 +217,18 @@ def tournament_start(*, tournament_id: int) -> Tournament:
         tournament.save(update_fields=["status", "started_at"])
         _advance(tournament)
     return tournament
+
+
+def _too_few(tournament: Tournament, entries: list[Entry]) -> str:
+    """Why ``entries`` (with the bots that would fill the empty places) cannot start
+    ``tournament``; empty when they can. Bots fill the places beside the entrants, never
+    a whole tournament: one nobody entered would be a tournament of bots, listed as won
+    by one."""
+    if not entries:
+        return "Not enough entrants: nobody has entered (bots only fill the places beside people)."
+    field = len(entries) + _bot_places(tournament, len(entries))
+    too_few = formats.validate(format_settings(tournament), field)
+    return "Not enough entrants: " + " ".join(too_few) if too_few else ""
 
 
 def full_field(settings: formats.Settings, entrants: int, limit: int) -> int:
@@ -242,15 +252,22 @@ def _is_full(settings: formats.Settings, field: int) -> bool:
     return field == size
 
 
-def _bot_fill(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
-    """Bot entries for the empty places (``bot_fill_level``): up to the smallest full
-    field (tables all full, no byes), never above the maximum of entrants."""
+def _bot_places(tournament: Tournament, field: int) -> int:
+    """How many empty places bots fill (``bot_fill_level``) beside ``field`` entrants: up
+    to the smallest full field (tables all full, no byes), never above the maximum."""
     if not tournament.bot_fill_level:
-        return []
-    field = len(entries)
+        return 0
     target = full_field(
         format_settings(tournament), max(field, tournament.table_size), tournament.max_entrants
     )
+    return target - field
+
+
+def _bot_fill(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
+    """Bot entries for the empty places (``_bot_places``), each a place of its own."""
+    places = _bot_places(tournament, len(entries))
+    if not places:
+        return []
     bot = bot_account(tournament.bot_fill_level, get(tournament.game))
     first = 1 + max((entry.bot_number or 0 for entry in entries), default=0)
     return [
@@ -260,7 +277,7 @@ def _bot_fill(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
             bot_number=number,
             display_name=_entry_name(f"{bot.public_name} {number}"),
         )
-        for number in range(first, first + target - field)
+        for number in range(first, first + places)
     ]
 
 

@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from games.models import Match
 from games.tournaments.models import Round, Tournament
 from tests.games.helpers import logged_in
 from tests.games.tournaments.helpers import enter, make_tournament
@@ -176,3 +177,20 @@ def test_only_a_draft_may_be_deleted_and_only_one_at_a_time(
     assert admin.post(f"/admin/tournaments/tournament/{draft.pk}/delete/", {"post": "yes"}).status_code == 302
     assert not Tournament.objects.filter(pk=draft.pk).exists()
     assert Tournament.objects.filter(pk=published.pk).exists()
+
+
+def test_start_now_on_a_draft_nobody_entered_is_refused_though_bots_would_fill_it(
+    admin: Client, root: User, client: Client
+) -> None:
+    """Issue 33, bug 1: it ran a tournament of bots only, listed it ("Won by Random Bot
+    1") and could no longer be deleted. Bots fill the places beside people."""
+    draft = make_tournament(root, name="Empty Cup", status=Tournament.Status.DRAFT, bot_fill_level="random")
+    said = run_action(admin, "start_now", draft)
+    assert "nobody has entered" in said and "stays a draft" in said
+    draft.refresh_from_db()
+    assert draft.status == Tournament.Status.DRAFT and draft.started_at is None
+    assert not draft.entries.exists() and not Match.objects.exists()
+    assert "Empty Cup" not in client.get("/tournaments/").content.decode()
+    # Still a draft, so the organiser can delete it.
+    deleted = admin.post(f"/admin/tournaments/tournament/{draft.pk}/delete/", {"post": "yes"}, follow=True)
+    assert deleted.status_code == 200 and not Tournament.objects.filter(pk=draft.pk).exists()

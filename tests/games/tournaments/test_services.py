@@ -326,3 +326,23 @@ def _state(tournament: Tournament) -> formats.State:
     from games.tournaments.selectors import format_state
 
     return format_state(tournament)
+
+
+def test_a_published_tournament_nobody_entered_is_cancelled_not_played_by_bots(organiser: User) -> None:
+    """Its start (the sweep's, or "start now") says why on its page and seats nobody."""
+    tournament = make_tournament(organiser, bot_fill_level="random")
+    services.tournament_start(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert "nobody has entered" in tournament.cancelled_because
+    assert not tournament.entries.exists() and not Match.objects.exists()
+
+
+def test_one_person_and_bots_fill_a_tournament(organiser: User, ann: User) -> None:
+    """One person is enough when bots fill the rest: the places beside people."""
+    tournament = make_tournament(organiser, bot_fill_level="random", max_entrants=4)
+    enter(tournament, [ann])
+    services.tournament_start(tournament_id=tournament.pk)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    assert tournament.entries.count() == 2 and Match.objects.count() == 1
