@@ -6,13 +6,9 @@ its dotted path, as the match-finished subscribers are listed by task name
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
-from django.conf import settings
-from django.utils.module_loading import import_string
-
+from games.feature_links import hook_functions
 from games.models import Match
 
 
@@ -24,12 +20,7 @@ class MatchNote:
     url: str
 
 
-@cache
-def _note_makers(paths: tuple[str, ...]) -> list[Callable[[Match], MatchNote | None]]:
-    return [import_string(path) for path in paths]
-
-
 def match_notes(match: Match) -> list[MatchNote]:
     """The notes of every listed feature on ``match``, in the order of the setting."""
-    notes = (make(match) for make in _note_makers(tuple(settings.MATCH_NOTES)))
+    notes = (make(match) for make in hook_functions("MATCH_NOTES"))
     return [note for note in notes if note is not None]

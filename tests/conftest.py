@@ -149,6 +149,19 @@ def broker() -> Iterator[Any]:
     client.close()
 
 
+@pytest.fixture
+def superuser(db: None) -> Any:
+    """A signed-in superuser's browser (the Django test client), for the admin's pages."""
+    from django.test import Client
+
+    from accounts.models import User
+
+    person = User.objects.create_superuser(username="root", email="root@example.com", password="pw-root")
+    client = Client()
+    client.force_login(person)
+    return client
+
+
 # People and matches for the site's tests (a folder's conftest may override one, as
 # tests/accounts does for people who need a verified address).
 

@@ -44,14 +44,6 @@ def staff(make_person: Callable[..., User]) -> Client:
     return client
 
 
-@pytest.fixture
-def superuser() -> Client:
-    person = User.objects.create_superuser(username="root", email="root@example.com", password="pw-root")
-    client = Client()
-    client.force_login(person)
-    return client
-
-
 def move_page(client: Client, move: Move, query: str = "") -> str:
     response = client.get(f"/admin/games/move/{move.pk}/change/{query}")
     assert response.status_code == 200

@@ -91,14 +91,6 @@ def test_a_delivery_that_comes_before_the_give_up_is_kept_as_a_delivery(
     assert row.delivered_at is not None and row.gave_up_at is None
 
 
-@pytest.fixture
-def superuser() -> Client:
-    person = User.objects.create_superuser(username="root", email="root@example.com", password="pw-root")
-    client = Client()
-    client.force_login(person)
-    return client
-
-
 def test_given_up_announcements_are_shown_in_the_admin_and_sending_one_again_owes_it_again(
     broker: redis.Redis, settings: Settings, ann: User, superuser: Client
 ) -> None:
