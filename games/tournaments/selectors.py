@@ -3,7 +3,8 @@ pages' data."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -63,6 +64,62 @@ def _played_round(round_: Round, tables: list[Table]) -> formats.PlayedRound:
             {int(entry): int(place) for entry, place in (table.places or {}).items()} for table in tables
         ),
     )
+
+
+@dataclass(frozen=True)
+class PageRows:
+    """Everything a tournament's page shows, read in four queries whatever its size: its
+    entries with their people, its rounds, and their tables with their matches (by round)."""
+
+    entries: list[Entry]
+    rounds: list[Round]
+    tables_of: dict[int, list[Table]]  # by round id, each round's tables by number
+
+
+def page_rows(tournament: Tournament) -> PageRows:
+    rounds = list(tournament.rounds.order_by("number"))
+    tables_of: dict[int, list[Table]] = defaultdict(list)
+    for table in (
+        Table.objects.filter(round__tournament=tournament)
+        .select_related("match")
+        .only("pk", "round_id", "number", "entries", "places", "match__id", "match__status")
+        .order_by("round_id", "number")
+    ):
+        tables_of[table.round_id].append(table)
+    return PageRows(
+        entries=list(tournament.entries.select_related("user")), rounds=rounds, tables_of=tables_of
+    )
+
+
+def entered_by(user_id: int) -> set[int]:
+    """The tournaments ``user_id`` counts among the entrants of (registered and not
+    withdrawn before the start, or out of it while it ran)."""
+    return set(
+        Entry.objects.filter(user_id=user_id, bot_number__isnull=True)
+        .filter(Q(withdrawn_at__isnull=True) | ~Q(out=""))
+        .values_list("tournament_id", flat=True)
+    )
+
+
+def finished_rows(
+    tournament_ids: Sequence[int],
+) -> tuple[dict[int, list[Entry]], dict[int, list[Round]], dict[int, list[Table]]]:
+    """What the final standings of many tournaments need, in three queries for all of
+    them: their seeded (or out) entries, finished rounds, and those rounds' tables."""
+    entries: dict[int, list[Entry]] = defaultdict(list)
+    for entry in Entry.objects.filter(tournament_id__in=tournament_ids).filter(
+        Q(seed__isnull=False) | ~Q(out="")
+    ):
+        entries[entry.tournament_id].append(entry)
+    rounds: dict[int, list[Round]] = defaultdict(list)
+    for round_ in Round.objects.filter(tournament_id__in=tournament_ids, finished_at__isnull=False):
+        rounds[round_.tournament_id].append(round_)
+    tables_of: dict[int, list[Table]] = defaultdict(list)
+    for table in Table.objects.filter(
+        round__tournament_id__in=tournament_ids, round__finished_at__isnull=False
+    ).order_by("round_id", "number"):
+        tables_of[table.round_id].append(table)
+    return entries, rounds, tables_of
 
 
 def current_round(tournament: Tournament) -> Round | None:

@@ -219,8 +219,20 @@ def test_the_bracket_links_each_table_and_moves_as_tables_finish(
     assert "to be decided" not in text_of(bracket)
     table_done(final, [winner.pk, *(entry for entry in final.entries if entry != winner.pk)])
     page = page_of(client, tournament)
-    assert f"Finished. Won by {winner.display_name}." in text_of(section(page, "status"))
+    assert re.search(
+        rf"Finished .+\. Won by {re.escape(winner.display_name)}\.", text_of(section(page, "status"))
+    )
     assert re.search(rf"1st {re.escape(winner.display_name)} winner", text_of(section(page, "bracket")))
+    # Its final standings: the winner, the final's second, then the two out in round 1 (by seed).
+    standings = section(page, "standings")
+    assert "Final standings" in text_of(standings)
+    states = re.findall(r'<td class="state">([^<]+)</td>', standings)
+    assert states == [
+        "won",
+        "2nd in the final",
+        "out in round 1 (2nd at the table)",
+        "out in round 1 (2nd at the table)",
+    ]
 
 
 def test_byes_in_the_bracket_are_written_as_byes(client: Client, organiser: User, people: list[User]) -> None:
@@ -352,7 +364,7 @@ def test_a_finished_tournaments_standings_say_who_won_and_nobody_is_still_playin
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
     browser = logged_in(people[0])
     standings = section(page_of(browser, tournament), "standings")
-    statuses = re.findall(r"<td>(won|finished|playing|stopped)</td>", standings)
+    statuses = re.findall(r'<td class="state">(won|finished|playing|stopped)</td>', standings)
     assert sorted(statuses) == ["finished", "won"]
     assert "You played in it: seed" in page_of(browser, tournament)
 

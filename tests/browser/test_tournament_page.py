@@ -1,0 +1,154 @@
+"""A tournament's page as people see it in chromium (issue 33, bugs 2, 3 and 5): an
+entrant watching it live when the organiser starts it, their own table linked, the
+standings' states after a table is played, and the standings and bracket at desktop
+widths (whole, nothing clipped) and on a phone (scrolled sideways by keyboard); axe-core
+finds nothing serious in any of these states."""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from games.tournaments import services
+from games.tournaments.models import Entry, Tournament
+from tests.browser.axe import serious_findings
+from tests.browser.helpers import log_in, off_the_event_loop
+from tests.games.tournaments.helpers import enter, make_tournament, table_done, tables_of
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+DESKTOPS = ((1280, 800), (1440, 900), (1920, 1080))
+PHONE = (390, 844)
+
+# Whether an element's content is wider than its box, and each heading cell's.
+CLIPPED = """(selector) => {
+  const box = document.querySelector(selector);
+  const cells = [...box.querySelectorAll('th, td')].filter(cell => cell.scrollWidth > cell.clientWidth + 1);
+  return {box: box.clientWidth, content: box.scrollWidth, cells: cells.map(cell => cell.textContent.trim())};
+}"""
+
+
+def people(count: int) -> list[User]:
+    # Long names, as people choose them: the standings must still fit a desktop.
+    return [
+        User.objects.create_user(
+            username=f"player{number}", display_name=f"Player {number} with a long display name", password="x"
+        )
+        for number in range(1, count + 1)
+    ]
+
+
+def keyboard_scrolls_to_the_end(page: Any, selector: str) -> bool:
+    """Focus the scroll box by keyboard (Tab from the heading before it) and press the right
+    arrow until it can go no further: whether it then shows its right edge."""
+    page.focus(selector)
+    assert page.evaluate(
+        "(selector) => document.activeElement === document.querySelector(selector)", selector
+    )
+    for _ in range(60):
+        page.keyboard.press("ArrowRight")
+    return bool(
+        page.evaluate(
+            "(s) => { const b = document.querySelector(s); return b.scrollLeft + b.clientWidth >= b.scrollWidth - 1; }",
+            selector,
+        )
+    )
+
+
+def test_a_swiss_page_live_your_table_and_standings_that_fit(live_site: str, browser: Any) -> None:
+    organiser = User.objects.create_user(username="organiser", password="x", is_staff=True)
+    field = people(8)
+    tournament = make_tournament(
+        organiser, name="Winter Swiss", format=Tournament.Format.SWISS, swiss_rounds=3,
+        seeding=Tournament.Seeding.RATING,
+    )  # fmt: skip
+    off_the_event_loop(lambda: enter(tournament, field))
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    log_in(context, live_site, field[0])
+    page = context.new_page()
+    page.goto(f"{live_site}/tournaments/{tournament.pk}/")
+    page.wait_for_selector("#tournament-page[data-connected='yes']")
+    assert serious_findings(page) == []
+
+    # The organiser starts it: the open page says since when, and links the person's table.
+    off_the_event_loop(lambda: services.tournament_start(tournament_id=tournament.pk))
+    page.wait_for_selector("#my-table", timeout=10_000)
+    tournament.refresh_from_db()
+    assert tournament.started_at is not None
+    assert re.search(
+        r"Running since \w{3} \d+ \w{3} \d{4}, \d\d:\d\d\. Round 1 is being played",
+        page.inner_text("#status-line"),
+    )
+    mine = next(
+        table for table in tables_of(tournament, 1) if Entry.objects.get(user=field[0]).pk in table.entries
+    )
+    assert page.get_attribute("#my-table", "href") == f"/matches/{mine.match_id}/"
+    assert page.inner_text("#my-table") == f"Your table: round 1, table {mine.number}"
+
+    # Their table is played, the round goes on: their row says so, not "playing".
+    refreshed = int(page.get_attribute("#tournament-page", "data-refreshed") or 0)
+    off_the_event_loop(lambda: table_done(mine))
+    page.wait_for_function(
+        f"() => parseInt(document.getElementById('tournament-page').dataset.refreshed || '0', 10) > {refreshed}"
+    )
+    row = page.inner_text(f"#standings tr[data-entry='{Entry.objects.get(user=field[0]).pk}']")
+    assert "round 1 played: 1st, waiting for the other tables" in row
+    caption = page.inner_text("#standings caption")
+    assert "No round finished yet" in caption and "Before the first result" not in caption
+    assert "Your table in round 1 is played" in page.inner_text("#tournament-actions")
+
+    # The rest of round 1 is played: standings with every tie-break, round 2 seated.
+    for table in tables_of(tournament, 1):
+        if table.pk != mine.pk:
+            off_the_event_loop(partial(table_done, table))
+    page.wait_for_function(
+        "() => /After round 1 of 3/.test(document.querySelector('#standings caption').textContent)"
+    )
+    for width, height in DESKTOPS:
+        page.set_viewport_size({"width": width, "height": height})
+        shown = page.evaluate(CLIPPED, "#standings-scroll")
+        assert shown["content"] <= shown["box"] + 1, (width, shown)
+        assert shown["cells"] == [], (width, shown)
+    assert serious_findings(page) == []
+
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    assert keyboard_scrolls_to_the_end(page, "#standings-scroll")
+    assert serious_findings(page) == []
+    context.close()
+
+
+def test_an_eight_place_bracket_on_a_phone_scrolls_to_the_final_by_keyboard(
+    live_site: str, browser: Any
+) -> None:
+    organiser = User.objects.create_user(username="organiser", password="x", is_staff=True)
+    tournament = make_tournament(organiser, name="Phone Cup", seeding=Tournament.Seeding.RATING)
+    field = people(8)
+
+    def round_one_played() -> None:
+        enter(tournament, field)
+        services.tournament_start(tournament_id=tournament.pk)
+        for table in tables_of(tournament, 1):
+            table_done(table)
+
+    off_the_event_loop(round_one_played)
+    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]})
+    page = context.new_page()
+    page.goto(f"{live_site}/tournaments/{tournament.pk}/")
+    final = page.locator("#bracket article[data-round='3']")
+    assert final.count() == 1
+    box = page.evaluate("() => document.getElementById('bracket-scroll').getBoundingClientRect().right")
+    assert final.bounding_box()["x"] > box  # off to the right at first
+    assert keyboard_scrolls_to_the_end(page, "#bracket-scroll")
+    edge = final.bounding_box()
+    assert edge["x"] >= 0 and edge["x"] + edge["width"] <= box + 1
+    assert serious_findings(page) == []
+    for width, height in DESKTOPS:
+        page.set_viewport_size({"width": width, "height": height})
+        shown = page.evaluate(CLIPPED, "#standings-scroll")
+        assert shown["content"] <= shown["box"] + 1, (width, shown)
+    assert serious_findings(page) == []
+    context.close()
