@@ -101,6 +101,13 @@ def _send_all(sends: list[tuple[str, dict[str, Any]]]) -> None:
     run_sends(send)
 
 
+def ring(group: str, message_type: str) -> None:
+    """A doorbell for a feature's own sockets (a tournament's page): ``{"type":
+    message_type}`` to ``group``, nothing else; each socket reads for itself. Safe from
+    any thread, with or without an event loop (``run_sends``)."""
+    _send_all([(group, {"type": message_type})])
+
+
 def send_chat_posted(*, match_id: int, message_id: int) -> None:
     """Tell every socket on a match that a chat message was posted (each reads it from the database)."""
     _send_all([(match_group(match_id), {"type": "match.chat", "message_id": message_id})])

@@ -3,11 +3,10 @@ the live page's doorbell, and the "your table is ready" emails of a new round.""
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
 from celery import current_app
-from channels.layers import get_channel_layer
 
 from games.effects import after_commit
+from games.live import broadcast
 
 # By name: effects must not import the tasks, whose bodies call the services.
 ROUND_SEATED_TASK = "games.tournaments.tasks.round_seated"
@@ -30,9 +29,7 @@ def round_seated(round_id: int) -> None:
 
 
 def _ring(tournament_id: int) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group_name(tournament_id), {"type": "tournament.changed"})
+    broadcast.ring(group_name(tournament_id), "tournament.changed")
 
 
 def _queue_round_emails(round_id: int) -> None:

@@ -2,8 +2,8 @@
 starting (seeding, bot fill, round 1), advancing after each finished table, cancelling.
 
 **Exactly once.** Every write runs in one transaction that first locks the
-tournament row (``lock_tournament``; the lock order is tournament → match → seats,
-games/locks.py). A round is built in that same transaction with its tables and their
+tournament row (``locks.lock_tournament``; the lock order is tournament → match →
+seats, games/locks.py). A round is built in that same transaction with its tables and their
 matches, so a worker killed mid-way leaves nothing behind, and the unique
 (tournament, number) of a round makes a second build of the same round fail in the
 database even where the lock does nothing (SQLite serialises writers instead).
@@ -40,6 +40,8 @@ from games.services import (
     match_resign,
 )
 from games.tournaments import effects, formats, selectors
+from games.tournaments.errors import TournamentError
+from games.tournaments.locks import lock_tournament
 from games.tournaments.models import Entry, Round, Table, Tournament
 from games.tournaments.setup import format_settings, setup_problems
 
@@ -57,24 +59,6 @@ class AdvanceOutcome(StrEnum):
     SEATED = "next round seated"
     FINISHED = "finished"
     NOT_A_TABLE = "not a tournament table"
-
-
-class TournamentError(Exception):
-    """A request a tournament refuses; nothing was changed. ``str(error)`` is the reason
-    in words, shown as it is; ``code`` is an ``ErrorCode`` (games/errors.py), the same
-    list and HTTP statuses as the matches' refusals."""
-
-    def __init__(self, code: ErrorCode, message: str):
-        super().__init__(message)
-        self.code = code
-
-
-def lock_tournament(tournament_id: int) -> Tournament:
-    """The tournament row, locked until the transaction ends (call inside ``atomic``)."""
-    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-    if tournament is None:
-        raise TournamentError(ErrorCode.NO_SUCH_TOURNAMENT, "There is no such tournament.")
-    return tournament
 
 
 def _problems_in_words(tournament: Tournament) -> str:

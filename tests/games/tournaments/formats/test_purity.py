@@ -27,6 +27,13 @@ def test_the_formats_import_only_the_standard_library_and_networkx() -> None:
     assert found == []
 
 
+def test_the_bracket_drawing_is_pure_too() -> None:
+    """Drawn from positions alone, as profiles/charts.py draws its charts."""
+    drawing = PROJECT_ROOT / "games" / "tournaments" / "bracket_drawing.py"
+    found = [module for _, module in imported_modules(drawing) if not allowed(module)]
+    assert found == []
+
+
 def test_the_check_catches_a_site_import() -> None:
     assert not allowed("django.db")
     assert not allowed("games.tournaments.models")
