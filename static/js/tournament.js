@@ -33,9 +33,24 @@
       .then(function (html) {
         // The withdrawal's tick, if the person gave it, survives the swap.
         const ticked = live.querySelector("#withdraw-form input[name=confirm]:checked");
+        // So do the element the person had focused (by its id) and how far each box was
+        // scrolled sideways (the bracket and the standings on a phone): a ring must not
+        // throw a keyboard user back to the top of the page.
+        const active = document.activeElement;
+        const focusedId = active && live.contains(active) ? active.id : "";
+        const scrolled = {};
+        live.querySelectorAll("[data-keep-scroll]").forEach(function (box) {
+          scrolled[box.id] = box.scrollLeft;
+        });
         live.innerHTML = html;
         const tick = live.querySelector("#withdraw-form input[name=confirm]");
         if (ticked && tick) tick.checked = true;
+        Object.keys(scrolled).forEach(function (id) {
+          const box = document.getElementById(id);
+          if (box) box.scrollLeft = scrolled[id];
+        });
+        const again = focusedId && document.getElementById(focusedId);
+        if (again) again.focus({ preventScroll: true });
         page.dataset.refreshed = String((parseInt(page.dataset.refreshed || "0", 10) || 0) + 1);
       })
       .catch(function () {

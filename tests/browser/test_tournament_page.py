@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games.tournaments import services
+from games.tournaments import effects, services
 from games.tournaments.models import Entry, Tournament
 from tests.browser.axe import serious_findings
 from tests.browser.helpers import log_in, off_the_event_loop
@@ -117,6 +117,14 @@ def test_a_swiss_page_live_your_table_and_standings_that_fit(live_site: str, bro
 
     page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     assert keyboard_scrolls_to_the_end(page, "#standings-scroll")
+    # A ring swaps the live part in again: the focus and the scroll stay where the person left them.
+    refreshed = int(page.get_attribute("#tournament-page", "data-refreshed") or 0)
+    off_the_event_loop(lambda: effects.tournament_changed(tournament.pk))
+    page.wait_for_function(
+        f"() => parseInt(document.getElementById('tournament-page').dataset.refreshed || '0', 10) > {refreshed}"
+    )
+    assert page.evaluate("() => document.activeElement.id") == "standings-scroll"
+    assert page.evaluate("() => document.getElementById('standings-scroll').scrollLeft") > 0
     assert serious_findings(page) == []
     context.close()
 
@@ -138,6 +146,7 @@ def test_an_eight_place_bracket_on_a_phone_scrolls_to_the_final_by_keyboard(
     context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]})
     page = context.new_page()
     page.goto(f"{live_site}/tournaments/{tournament.pk}/")
+    page.wait_for_selector("#tournament-page[data-refreshed]")  # the socket's first fetch, swapped in
     final = page.locator("#bracket article[data-round='3']")
     assert final.count() == 1
     box = page.evaluate("() => document.getElementById('bracket-scroll').getBoundingClientRect().right")
@@ -150,5 +159,10 @@ def test_an_eight_place_bracket_on_a_phone_scrolls_to_the_final_by_keyboard(
         page.set_viewport_size({"width": width, "height": height})
         shown = page.evaluate(CLIPPED, "#standings-scroll")
         assert shown["content"] <= shown["box"] + 1, (width, shown)
+    assert serious_findings(page) == []
+    # The list that leads here, on a phone too.
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    page.goto(f"{live_site}/tournaments/")
+    assert "Phone Cup" in page.inner_text("main")
     assert serious_findings(page) == []
     context.close()
