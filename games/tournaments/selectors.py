@@ -127,3 +127,27 @@ def match_note(match: Match) -> MatchNote | None:
         text=f"{tournament.name}: round {table.round.number}, table {table.number}",
         url=reverse("tournaments:detail", args=[tournament.pk]),
     )
+
+
+@dataclass(frozen=True)
+class TournamentRows:
+    """A tournament's rows as a whole-tournament read needs them (the export), read in
+    the same four queries whatever its size."""
+
+    tournament: Tournament
+    entries: list[Entry]  # every entry, withdrawn ones included, with its user
+    rounds: list[Round]  # by number
+    tables_of: dict[int, list[Table]]  # each round's tables (by round id), by number
+
+    def state(self) -> formats.State:
+        """The format's state from these rows: finished rounds only."""
+        return state_from_rows(self.tournament, self.entries, self.rounds, self.tables_of)
+
+
+def tournament_rows(tournament: Tournament) -> TournamentRows:
+    entries = list(tournament.entries.select_related("user").order_by("pk"))
+    rounds = list(tournament.rounds.order_by("number"))
+    tables_of: dict[int, list[Table]] = {round_.pk: [] for round_ in rounds}
+    for table in Table.objects.filter(round__tournament=tournament).order_by("round_id", "number"):
+        tables_of.setdefault(table.round_id, []).append(table)
+    return TournamentRows(tournament=tournament, entries=entries, rounds=rounds, tables_of=tables_of)
