@@ -1,4 +1,4 @@
-"""What a tournament's page shows, shaped from rows already read (``selectors.page_rows``):
+"""What a tournament's page shows, shaped from rows already read (``selectors.tournament_rows``):
 its tables and rounds, the bracket's boxes, the standings with each entrant's state in
 words, and the explanations a person needs (a tie at the cut, who went out where).
 

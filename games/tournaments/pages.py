@@ -1,5 +1,5 @@
-"""A tournament's page and the list, put together: the rows from ``selectors`` (a fixed
-number of queries), shaped by ``cards`` (tables, standings, the bracket's boxes, drawn
+"""A tournament's page and the list, put together: the rows from ``selectors.tournament_rows`` (a
+fixed number of queries), shaped by ``cards`` (tables, standings, the bracket's boxes, drawn
 by the pure ``bracket_drawing``), with what depends on the viewer (their entry, their
 table, whether they may register).
 
@@ -89,10 +89,10 @@ class TournamentPage:
 def tournament_page(tournament_id: int, viewer: Any) -> TournamentPage:
     """Raises ``NotShown`` for a tournament the viewer may not see."""
     tournament = shown_tournament(tournament_id, viewer)
-    rows = selectors.page_rows(tournament)
+    rows = selectors.tournament_rows(tournament)
     entries, tables_of = rows.entries, rows.tables_of
     by_id = {entry.pk: entry for entry in entries}
-    state = selectors.state_from_rows(tournament, entries, rows.rounds, tables_of)
+    state = rows.state()
     game = get(tournament.game)
     seeded = sorted((entry for entry in entries if entry.seed is not None), key=lambda entry: entry.seed or 0)
     field_entries = seeded or sorted(

@@ -66,31 +66,6 @@ def _played_round(round_: Round, tables: list[Table]) -> formats.PlayedRound:
     )
 
 
-@dataclass(frozen=True)
-class PageRows:
-    """Everything a tournament's page shows, read in four queries whatever its size: its
-    entries with their people, its rounds, and their tables with their matches (by round)."""
-
-    entries: list[Entry]
-    rounds: list[Round]
-    tables_of: dict[int, list[Table]]  # by round id, each round's tables by number
-
-
-def page_rows(tournament: Tournament) -> PageRows:
-    rounds = list(tournament.rounds.order_by("number"))
-    tables_of: dict[int, list[Table]] = defaultdict(list)
-    for table in (
-        Table.objects.filter(round__tournament=tournament)
-        .select_related("match")
-        .only("pk", "round_id", "number", "entries", "places", "match__id", "match__status")
-        .order_by("round_id", "number")
-    ):
-        tables_of[table.round_id].append(table)
-    return PageRows(
-        entries=list(tournament.entries.select_related("user")), rounds=rounds, tables_of=tables_of
-    )
-
-
 def entered_by(user_id: int) -> set[int]:
     """The tournaments ``user_id`` counts among the entrants of (registered and not
     withdrawn before the start, or out of it while it ran)."""
@@ -184,3 +159,33 @@ def match_note(match: Match) -> MatchNote | None:
         text=f"{tournament.name}: round {table.round.number}, table {table.number}",
         url=reverse("tournaments:detail", args=[tournament.pk]),
     )
+
+
+@dataclass(frozen=True)
+class TournamentRows:
+    """A tournament's rows as its page and its export need them, read in four queries
+    whatever its size: its entries with their people, its rounds, and their tables with
+    their matches."""
+
+    tournament: Tournament
+    entries: list[Entry]  # every entry, withdrawn ones included, with its user, by id
+    rounds: list[Round]  # by number
+    tables_of: dict[int, list[Table]]  # each round's tables (by round id), by number
+
+    def state(self) -> formats.State:
+        """The format's state from these rows: finished rounds only."""
+        return state_from_rows(self.tournament, self.entries, self.rounds, self.tables_of)
+
+
+def tournament_rows(tournament: Tournament) -> TournamentRows:
+    entries = list(tournament.entries.select_related("user").order_by("pk"))
+    rounds = list(tournament.rounds.order_by("number"))
+    tables_of: dict[int, list[Table]] = {round_.pk: [] for round_ in rounds}
+    for table in (
+        Table.objects.filter(round__tournament=tournament)
+        .select_related("match")
+        .only("pk", "round_id", "number", "entries", "places", "match__id", "match__status")
+        .order_by("round_id", "number")
+    ):
+        tables_of.setdefault(table.round_id, []).append(table)
+    return TournamentRows(tournament=tournament, entries=entries, rounds=rounds, tables_of=tables_of)

@@ -10,4 +10,6 @@ urlpatterns = [
     path("<int:tournament_id>/live", views.tournament_live, name="live"),
     path("<int:tournament_id>/register", views.tournament_register, name="register"),
     path("<int:tournament_id>/withdraw", views.tournament_withdraw, name="withdraw"),
+    path("<int:tournament_id>/export.json", views.tournament_export_json, name="export_json"),
+    path("<int:tournament_id>/export.csv", views.tournament_export_csv, name="export_csv"),
 ]

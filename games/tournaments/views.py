@@ -1,6 +1,6 @@
 """The tournament pages: the list, a tournament's page (its rules, entrants, bracket or
 standings, kept live by ``static/js/tournament.js`` over ``/ws/tournaments/<id>/``),
-and registering and withdrawing.
+registering and withdrawing, and the tournament's downloads (``export``: JSON, CSV).
 
 Thin: reads through ``pages``, writes through ``services``; a ``TournamentError``
 becomes a message on the tournament's page, and changes nothing.
@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games.tournaments import pages, services
+from games.errors import ErrorCode, http_status
+from games.tournaments import export, pages, selectors, services
 from games.tournaments.models import Tournament
 
 
@@ -97,3 +100,72 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
     else:
         messages.success(request, f"You withdrew from {tournament.name}.")
     return redirect(_back(tournament_id))
+
+
+# -- the downloads (docs/tournaments.md, "Exporting a tournament") ------------------------
+#
+# Refusals as the match export's, {"error": {"code", "message"}}, and changing nothing. No
+# store in any cache (``never_cache``): a running tournament's file changes with each
+# result, and a draft's is for staff only.
+
+
+@never_cache
+def tournament_export_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _exported(request, tournament_id)
+    if isinstance(tournament, HttpResponse):
+        return tournament
+    document = export.tournament_document(
+        selectors.tournament_rows(tournament), absolute_url=request.build_absolute_uri
+    )
+    response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response["Content-Disposition"] = _attachment(tournament, ".json")
+    return response
+
+
+@never_cache
+def tournament_export_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """``?what=tables`` (the default): one row per entrant per table and per bye;
+    ``?what=standings``: one row per entrant."""
+    tournament = _exported(request, tournament_id)
+    if isinstance(tournament, HttpResponse):
+        return tournament
+    what = request.GET.get("what", export.TABLES)
+    if what not in export.CSV_FILES:
+        return _export_error(
+            ErrorCode.BAD_FILTER, f"Ask for what=tables or what=standings, not {what[:40]!r}."
+        )
+    document = export.tournament_document(
+        selectors.tournament_rows(tournament), absolute_url=request.build_absolute_uri
+    )
+    body = export.tables_csv(document) if what == export.TABLES else export.standings_csv(document)
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = _attachment(tournament, f"-{what}.csv")
+    return response
+
+
+def _exported(request: HttpRequest, tournament_id: int) -> Tournament | HttpResponse:
+    """The tournament to download, or the refusal: another method than GET (whoever asks,
+    before anything is read), or a tournament the viewer may not see (as its page)."""
+    if request.method != "GET":
+        response = _export_error(
+            ErrorCode.METHOD_NOT_ALLOWED, "This address only downloads the tournament: use GET."
+        )
+        response["Allow"] = "GET"
+        return response
+    try:
+        return pages.shown_tournament(tournament_id, request.user)
+    except pages.NotShown:
+        return _export_error(ErrorCode.NO_SUCH_TOURNAMENT, "There is no such tournament.")
+
+
+def _export_error(code: ErrorCode, message: str) -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=http_status(code))
+
+
+def _attachment(tournament: Tournament, ending: str) -> str:
+    """ "autumn-cup-12.json", "autumn-cup-12-standings.csv": the name in plain letters (a
+    tournament's name may hold any), "tournament" when none is left."""
+    slug = slugify(tournament.name) or "tournament"
+    header = content_disposition_header(as_attachment=True, filename=f"{slug}-{tournament.pk}{ending}")
+    assert header is not None  # None only for an inline answer without a name
+    return header
