@@ -30,6 +30,9 @@
         const eyesMenu = document.getElementById("replay-eyes");
         if (eyesMenu) eyesMenu.value = frame().dataset.eyes;
         markReview();
+        // The menu's form keeps the reader's place, should it be sent as a plain form.
+        const stepField = page.querySelector("form.replay-eyes input[name=step]");
+        if (stepField) stepField.value = String(step);
         if (remember) history.pushState({ step: step, eyes: eyes }, "", query);
       })
       .catch(function (error) { if (error.name !== "AbortError") location.assign(query); });

@@ -46,6 +46,9 @@ def test_a_person_steps_through_a_finished_match(live_site: str, browser: Any) -
         return int(page.get_attribute("#replay-frame", "data-step"))
 
     assert step() == 0
+    # The script shows a frame as soon as the menu changes: its "Show" button is not shown
+    # (issue 34, bug 2: a stylesheet's display outranked the hidden attribute).
+    assert not page.is_visible("#replay-eyes-go")
     page.click("#replay-forward")
     page.wait_for_function("() => document.getElementById('replay-frame').dataset.step === '1'")
     assert "step=1" in page.url and page.locator(".replay-log li.is-current").count() >= 1
@@ -55,6 +58,8 @@ def test_a_person_steps_through_a_finished_match(live_site: str, browser: Any) -
     page.wait_for_function(
         f"() => document.getElementById('replay-frame').dataset.step === '{match.ply - 1}'"
     )
+    # The menu's form, sent as a page without the script would, keeps the reader's place.
+    assert page.get_attribute("#replay-page form.replay-eyes input[name=step]", "value") == str(match.ply - 1)
     page.keyboard.press("Home")
     page.wait_for_function("() => document.getElementById('replay-frame').dataset.step === '0'")
     page.select_option("#replay-eyes", "all")
