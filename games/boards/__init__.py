@@ -18,7 +18,9 @@ name, so adding a game edits no list here), has two functions:
 and may have hooks that the rest of the site asks for when a game needs them:
 
 - ``choice_label(option, choice) -> str | None``: the lobby's words for one choice
-  of an option, where the game has more to say than the choice's own name.
+  of an option, where the game has more to say than the choice's own name;
+- ``SCORE_UNITS = (singular, plural)``: what a final score counts ("pair", "pairs" in
+  Go Fox!), where it is not points (``score_in_words``).
 
 Every legal action must be reachable from the board as exactly one button made by
 ``{% call actform(act) %}...{% endcall %}`` (``games/templatetags/boards.py``):
@@ -56,6 +58,13 @@ def presenter_for(game: Game[Any]) -> ModuleType:
         if error.name != path:
             raise
         raise NoPresenter(f"{game.name} ({game.slug}) has no presenter: {path} does not exist.") from None
+
+
+def score_in_words(game: Game[Any], score: float) -> str:
+    """A final score as the game counts it: "16 pairs", "1 gem", "23 points"."""
+    singular, plural = getattr(presenter_for(game), "SCORE_UNITS", ("point", "points"))
+    number = f"{score:g}" if isinstance(score, float) else str(score)
+    return f"{number} {singular if score == 1 else plural}"
 
 
 def action_json(action: dict[str, Any]) -> str:

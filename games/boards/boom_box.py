@@ -28,6 +28,9 @@ KIND_WORDS = {
     "two_gems": ("two-gem box", "two-gem boxes"),
 }
 
+# What a final score counts (``score_in_words``): the gems won (boxes opened only break ties).
+SCORE_UNITS = ("gem", "gems")
+
 
 def _seat_mark(seat: int) -> str:
     # Labels see the view only, not display names: a player is named by a seat mark, as in

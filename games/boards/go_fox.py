@@ -35,6 +35,9 @@ from games.boards.word_cards import (
 if TYPE_CHECKING:
     from games.boards import ActionButton, Board
 
+# What a final score counts (``score_in_words``): the pairs collected.
+SCORE_UNITS = ("pair", "pairs")
+
 
 def label(view: dict[str, Any], action: dict[str, Any]) -> str:
     kind = action.get("type")

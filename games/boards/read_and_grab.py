@@ -28,6 +28,9 @@ from games.boards.word_cards import (
 if TYPE_CHECKING:
     from games.boards import Board
 
+# What a final score counts (``score_in_words``): the sets completed (cards held only break ties).
+SCORE_UNITS = ("set", "sets")
+
 
 def label(view: dict[str, Any], action: dict[str, Any]) -> str:
     kind = action.get("type")

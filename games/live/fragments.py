@@ -31,6 +31,8 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
+from games.boards import score_in_words
+from games.engine import get
 from games.feature_links import player_pages
 from games.live import presence
 from games.models import ChatMessage, Match, Seat
@@ -90,6 +92,7 @@ def live_html(
     # per drawing, not by the template for each seat.
     pages = player_pages(seat.user for seat in access.seats)
     is_running = access.match.status == Match.Status.RUNNING
+    game = get(access.match.game)
     players = [
         {
             "seat": seat,
@@ -100,6 +103,7 @@ def live_html(
             "person": seat.user is not None and not seat.user.is_bot,
             "online": seat.index in online,
             "is_me": access.my_seat is not None and access.my_seat.index == seat.index,
+            "score_words": score_in_words(game, seat.score) if seat.score is not None else "",
         }
         for seat, name in zip(access.seats, seat_names(access.seats), strict=True)
     ]
