@@ -48,12 +48,30 @@
       .catch(function () { /* the facts are as they were; a reload shows the new ones */ });
   }
 
+  // Where the keyboard's focus last went: a move's button, disabled while its move is
+  // on its way, lets the focus fall to the page's body without another focus event.
+  let focusWasInLive = false;
+  document.addEventListener("focusin", function (event) {
+    focusWasInLive = live.contains(event.target);
+  });
+
   function showBoard(ply, html) {
     if (ply < shownPly) return; // an older push overtaken by a newer one
     const log = logPlace();
+    // A move's button is gone with the board it was on: the keyboard's focus would drop
+    // to the page's top (16 Tabs from the next move). It goes to the new board's prompt
+    // instead, which says what happened and what is asked now.
+    const active = document.activeElement;
+    const hadFocus =
+      (active && active !== live && live.contains(active)) ||
+      ((!active || active === document.body) && focusWasInLive);
     live.innerHTML = html;
     shownPly = ply;
     keepLogPlace(log);
+    if (hadFocus && (!document.activeElement || document.activeElement === document.body)) {
+      const prompt = live.querySelector("[data-prompt]");
+      if (prompt) prompt.focus({ preventScroll: true });
+    }
     fillTokens();
     showChatBox();
     if (currentStatus() !== shownStatus) {

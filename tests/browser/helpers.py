@@ -49,6 +49,8 @@ def take_a_turn(page: Any, rng: random.Random) -> None:
         raise AssertionError(
             f"no new board after a click: {error.inner_text() if error.count() else 'no error shown'}"
         ) from None
+    # The keyboard's focus is on the new board's prompt, not back at the page's top (issue 34, bug 6).
+    assert page.evaluate("() => document.activeElement.id") == "board-prompt"
 
 
 def turns_seen_live(pages: dict[str, Any], rng: random.Random, *, tries: int) -> int:
