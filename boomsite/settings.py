@@ -221,6 +221,11 @@ MATCH_FINISHED_TASKS: list[str] = [
 MATCH_NOTES: list[str] = [
     "games.tournaments.selectors.match_note",  # "Autumn Cup: round 2, table 3"
 ]
+# Features that tell a match's people it is over themselves (games/notify sends no "match
+# over" email of its own for such a match): function(match) -> bool, by dotted path.
+MATCH_OVER_TOLD_BY: list[str] = [
+    "games.tournaments.selectors.tells_match_over",  # a table: its end, or the tournament's
+]
 # The links features offer on the core's pages (games/feature_links.py), by dotted path
 # and shown in this order: so the core's templates name no feature (a test greps them).
 NAV_LINKS: list[str] = [  # the navigation, after "My matches"

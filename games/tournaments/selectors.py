@@ -116,6 +116,14 @@ def tournament_listing(*, finished_limit: int = 30) -> Listing:
     )
 
 
+def tells_match_over(match: Match) -> bool:
+    """Whether ``match`` is a tournament's table, whose people the tournament tells that it
+    is over itself (``settings.MATCH_OVER_TOLD_BY``): with the usual "match over" email
+    once its result is recorded, or, for the tables that end the tournament, in the end's
+    email (one email for one event)."""
+    return Table.objects.filter(match=match).exists()
+
+
 def match_note(match: Match) -> MatchNote | None:
     """The line a tournament's table shows under its match's title (``settings.MATCH_NOTES``):
     the tournament, its round and the table, linking to the tournament's page."""

@@ -117,7 +117,7 @@ def test_every_beat_task_is_a_registered_task(entry: str, registered_tasks: set[
     assert django_settings.CELERY_BEAT_SCHEDULE[entry]["task"] in registered_tasks
 
 
-HOOKS = ["MATCH_NOTES", "ACCOUNT_SETTINGS_SECTIONS", *HOOK_SETTINGS]
+HOOKS = ["MATCH_NOTES", "MATCH_OVER_TOLD_BY", "ACCOUNT_SETTINGS_SECTIONS", *HOOK_SETTINGS]
 
 
 @pytest.mark.parametrize(
