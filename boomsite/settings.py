@@ -236,6 +236,8 @@ NAV_LINKS: list[str] = [  # the navigation, after "My matches"
 GAME_LINKS: list[str] = ["games.ratings.links.leaderboard_link"]  # a game's page
 REPLAY_LINKS: list[str] = ["games.review.links.replay_link"]  # under a replay, and its marks
 PLAYER_PAGES: list[str] = ["games.profiles.links.player_page"]  # where a player's name links
+HOME_SECTIONS: list[str] = ["games.tournaments.links.tournaments_section"]  # the home page
+PLAY_SECTIONS: list[str] = ["games.tournaments.links.tournaments_section"]  # the play page
 # Sections features add to the account settings page (accounts/settings_sections.py):
 # accounts import nothing from games, so the vacation forms come from notify this way.
 ACCOUNT_SETTINGS_SECTIONS: list[str] = ["games.notify.views.vacation_settings_section"]
