@@ -23,11 +23,12 @@ class NotificationSettingsForm(forms.ModelForm):
         labels = {
             "notify_turn": "Your turn, and “about to lose on time”",
             "notify_invitation": "Invitations, and your tournament tables",
-            "notify_game_over": "A match is over",
+            "notify_game_over": "A match or a tournament is over",
             "digest_hour": "Send the daily digest at",
         }
         help_texts = {
             "notify_turn": "An email once you have not played for a while, and another before your time runs out.",
-            "notify_invitation": "When someone invites you to a match, and when a tournament seats you at a table.",
+            "notify_invitation": "When someone invites you to a match, and when a tournament you entered starts or seats you at a table.",
+            "notify_game_over": "When a match you played ends, and when a tournament you entered ends (your place, the winner).",
             "digest_hour": "In your time zone. The digest lists the matches waiting for you, sorted by time left; no digest when nothing waits.",
         }

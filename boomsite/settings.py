@@ -221,6 +221,11 @@ MATCH_FINISHED_TASKS: list[str] = [
 MATCH_NOTES: list[str] = [
     "games.tournaments.selectors.match_note",  # "Autumn Cup: round 2, table 3"
 ]
+# Features that tell a match's people it is over themselves (games/notify sends no "match
+# over" email of its own for such a match): function(match) -> bool, by dotted path.
+MATCH_OVER_TOLD_BY: list[str] = [
+    "games.tournaments.selectors.tells_match_over",  # a table: its end, or the tournament's
+]
 # The links features offer on the core's pages (games/feature_links.py), by dotted path
 # and shown in this order: so the core's templates name no feature (a test greps them).
 NAV_LINKS: list[str] = [  # the navigation, after "My matches"
@@ -231,6 +236,8 @@ NAV_LINKS: list[str] = [  # the navigation, after "My matches"
 GAME_LINKS: list[str] = ["games.ratings.links.leaderboard_link"]  # a game's page
 REPLAY_LINKS: list[str] = ["games.review.links.replay_link"]  # under a replay, and its marks
 PLAYER_PAGES: list[str] = ["games.profiles.links.player_page"]  # where a player's name links
+HOME_SECTIONS: list[str] = ["games.tournaments.links.tournaments_section"]  # the home page
+PLAY_SECTIONS: list[str] = ["games.tournaments.links.tournaments_section"]  # the play page
 # Sections features add to the account settings page (accounts/settings_sections.py):
 # accounts import nothing from games, so the vacation forms come from notify this way.
 ACCOUNT_SETTINGS_SECTIONS: list[str] = ["games.notify.views.vacation_settings_section"]

@@ -1,16 +1,25 @@
 import sys
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views import defaults
 
+from accounts.models import User
 from boomsite.security import CONTENT_SECURITY_POLICY
 from games.engine import all_games
 from games.errors import BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, ErrorCode, http_status, is_pool_exhausted
+from games.feature_links import home_sections
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"games": all_games()})
+    return render(
+        request, "home.html", {"games": all_games(), "feature_sections": home_sections(_person(request))}
+    )
+
+
+def _person(request: HttpRequest) -> User | AnonymousUser:
+    return request.user if isinstance(request.user, User) else AnonymousUser()
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -10,8 +10,13 @@ does (``games/match_notes.py``), and shows what they offer, in the setting's ord
 - ``REPLAY_LINKS``: beside "Back to the match" under a replay: ``function(match, user)``;
 
 each returning a ``FeatureLink`` or None (nothing to offer there, or not to this
-person); and ``PLAYER_PAGES``: where a player's name links, ``function(user)``
-returning an address or None, the first address given wins (a name is one link).
+person); ``PLAYER_PAGES``: where a player's name links, ``function(user)``
+returning an address or None, the first address given wins (a name is one link); and
+
+- ``HOME_SECTIONS``: sections of the home page, after its introduction;
+- ``PLAY_SECTIONS``: sections of the play page, after the games:
+
+``function(user)`` returning a ``FeatureSection`` (a titled list of links) or None.
 
 The functions are imported once per list of paths (a test that changes the setting
 gets its own), so asking costs what the functions themselves cost.
@@ -34,7 +39,7 @@ from games.models import Match
 
 # The settings this module reads, each a list of dotted paths to functions: what
 # tests/games/test_feature_hooks.py checks resolves.
-HOOK_SETTINGS = ("NAV_LINKS", "GAME_LINKS", "REPLAY_LINKS", "PLAYER_PAGES")
+HOOK_SETTINGS = ("NAV_LINKS", "GAME_LINKS", "REPLAY_LINKS", "PLAYER_PAGES", "HOME_SECTIONS", "PLAY_SECTIONS")
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,18 @@ class FeatureLink:
     id: str = ""
     hint: str = ""
     script_url: str = ""
+
+
+@dataclass(frozen=True)
+class FeatureSection:
+    """A part of a page a feature offers ("Tournaments"): a heading, ``title``, over its
+    ``links`` (each with its hint), and ``more``, a link to all of them. ``id``: the
+    heading's id, unique on the page (the section is labelled by it)."""
+
+    title: str
+    id: str
+    links: list[FeatureLink]
+    more: FeatureLink | None = None
 
 
 @cache
@@ -78,6 +95,21 @@ def game_links(game: Game[Any]) -> list[FeatureLink]:
 def replay_links(match: Match, user: User | AnonymousUser) -> list[FeatureLink]:
     """The features' links under ``match``'s replay, for ``user`` (the post-game review)."""
     return _offered("REPLAY_LINKS", match, user)
+
+
+def _sections(setting_name: str, user: User | AnonymousUser) -> list[FeatureSection]:
+    sections = (offer(user) for offer in hook_functions(setting_name))
+    return [section for section in sections if section is not None]
+
+
+def home_sections(user: User | AnonymousUser) -> list[FeatureSection]:
+    """The features' sections on the home page, for ``user`` (signed in or not)."""
+    return _sections("HOME_SECTIONS", user)
+
+
+def play_sections(user: User | AnonymousUser) -> list[FeatureSection]:
+    """The features' sections on the play page, for ``user`` (signed in or not)."""
+    return _sections("PLAY_SECTIONS", user)
 
 
 def player_pages(users: Iterable[User | None]) -> dict[int, str]:

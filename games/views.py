@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -24,7 +25,7 @@ from games.boards import render_board
 from games.bots import levels_for
 from games.engine import IllegalAction, all_games, get
 from games.errors import ErrorCode
-from games.feature_links import game_links, replay_links
+from games.feature_links import game_links, play_sections, replay_links
 from games.forms import MatchCreateForm
 from games.how_to_play import has_how_to_play, how_to_play_template
 from games.inputs import BadInput, parse_json, whole_number
@@ -42,6 +43,9 @@ def play(request: HttpRequest) -> HttpResponse:
             "games": all_games(),
             "open_matches": selectors.open_public_matches(),
             "live_matches": selectors.live_public_matches(),
+            "feature_sections": play_sections(
+                request.user if isinstance(request.user, User) else AnonymousUser()
+            ),
         },
     )
 

@@ -11,6 +11,7 @@ kind (RFC 8058: ``List-Unsubscribe`` with an https link holding a signed token, 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -33,6 +34,10 @@ KIND_WORDS = {
     "digest": "the daily digest",
     # A table's link turns off the invitation emails, which the table emails follow.
     "table": "invitation and “your tournament table is ready” emails",
+    # A tournament's start carries its first table: it follows the invitations too.
+    "started": "invitation, “tournament started” and “your tournament table is ready” emails",
+    # A tournament's end follows the "match over" choice.
+    "ended": "“match over” and “tournament over” emails",
 }
 
 
@@ -176,6 +181,46 @@ def digest_email(user: User, waiting: list[Waiting], day: date) -> EmailMultiAlt
                 for item in waiting
             ],
             "my_matches_link": site_link(reverse("my_matches")),
+        },
+    )
+
+
+@dataclass(frozen=True)
+class EventNews:
+    """An email a feature composed about an event a person entered (a tournament that
+    started or ended): notify knows nothing of the event and sends these words as they
+    are. ``links`` are (label, path on this site), the first one the email's button;
+    notify makes them whole addresses (emails link only to ``SITE_URL``)."""
+
+    subject: str
+    paragraphs: tuple[str, ...]
+    links: tuple[tuple[str, str], ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "subject": self.subject,
+            "paragraphs": list(self.paragraphs),
+            "links": [list(link) for link in self.links],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EventNews:
+        return cls(
+            subject=str(data["subject"]),
+            paragraphs=tuple(str(paragraph) for paragraph in data["paragraphs"]),
+            links=tuple((str(label), str(path)) for label, path in data["links"]),
+        )
+
+
+def event_email(user: User, kind: str, news: EventNews) -> EmailMultiAlternatives:
+    return compose(
+        user=user,
+        kind=kind,
+        subject=news.subject,
+        template="event",
+        context={
+            "paragraphs": news.paragraphs,
+            "links": [(label, site_link(path)) for label, path in news.links],
         },
     )
 

@@ -26,6 +26,11 @@ class Notice(models.Model):
         # Asked for by a feature (a tournament's new round), not found by the sweep:
         # its sender names the seat, and ``about`` says what it is for.
         TABLE = "table", "Tournament table ready"
+        # Asked for by a feature about an event a person entered (a tournament): that it
+        # started (with their first table) and that it is over. About no one match: the
+        # feature names the event (``event``) and composes the email (``message``).
+        STARTED = "started", "Tournament started"
+        ENDED = "ended", "Tournament over"
 
     class Status(models.TextChoices):
         CLAIMED = "claimed", "Claimed, not sent yet"
@@ -48,6 +53,13 @@ class Notice(models.Model):
     # Cup"), kept with the claim so that a retry sends the same email. Notify cannot
     # look it up: it imports no feature.
     about = models.CharField(max_length=200, blank=True)
+    # The feature's name for the event a ``started`` or ``ended`` notice is about
+    # ("tournament 12"): the key that makes each once per person. Empty for other kinds.
+    event = models.CharField(max_length=100, blank=True)
+    # The email a feature composed for a ``started`` or ``ended`` notice (its subject,
+    # paragraphs and links: ``emails.EventNews``), kept with the claim so that a retry
+    # sends the same email.
+    message = models.JSONField(default=dict, blank=True)
     claimed_at = models.DateTimeField()
     attempts = models.PositiveSmallIntegerField(default=1)
     sent_at = models.DateTimeField(null=True, blank=True)
@@ -62,10 +74,19 @@ class Notice(models.Model):
             models.UniqueConstraint(
                 fields=["user", "day"], condition=models.Q(kind="digest"), name="one_digest_per_local_day"
             ),
+            models.UniqueConstraint(
+                fields=["user", "kind", "event"],
+                condition=models.Q(kind__in=["started", "ended"]),
+                name="one_notice_per_event_and_kind",
+            ),
             models.CheckConstraint(
                 condition=models.Q(kind="digest", match__isnull=True, day__isnull=False)
-                | (~models.Q(kind="digest") & models.Q(match__isnull=False, day__isnull=True)),
-                name="notice_names_a_match_or_a_day",
+                | models.Q(kind__in=["started", "ended"], match__isnull=True, day__isnull=True, event__gt="")
+                | (
+                    ~models.Q(kind__in=["digest", "started", "ended"])
+                    & models.Q(match__isnull=False, day__isnull=True)
+                ),
+                name="notice_names_a_match_a_day_or_an_event",
             ),
         ]
         # The retry's question, "what was claimed and never sent?", reads only those rows.
@@ -76,5 +97,5 @@ class Notice(models.Model):
         ]
 
     def __str__(self) -> str:
-        about = f"match {self.match_id} ply {self.ply}" if self.match_id else str(self.day)
+        about = f"match {self.match_id} ply {self.ply}" if self.match_id else self.event or str(self.day)
         return f"{self.get_kind_display()} to {self.user_id}, {about}: {self.status}"

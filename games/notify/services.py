@@ -35,6 +35,7 @@ from django.utils import timezone
 from accounts.models import NOTIFY_FIELDS, Notify, User
 from accounts.services import user_notification_off
 from boomsite import metrics
+from games.feature_links import hook_functions
 from games.live import presence
 from games.models import Match, Seat
 from games.notify import emails, selectors
@@ -49,8 +50,16 @@ Kind = Notice.Kind
 RETRY_AFTER = timedelta(minutes=5)
 MAX_ATTEMPTS = 5
 # Kinds without a choice of their own follow another's: the alarm the "your turn"
-# choice, a tournament table the invitations' (see ``why_no_email``).
-FOLLOWS: dict[str, str] = {Kind.ALARM: "turn", Kind.TABLE: "invitation"}
+# choice, a tournament table and start the invitations', a tournament's end the "match
+# over" one (see ``why_no_email``).
+FOLLOWS: dict[str, str] = {
+    Kind.ALARM: "turn",
+    Kind.TABLE: "invitation",
+    Kind.STARTED: "invitation",
+    Kind.ENDED: "game_over",
+}
+# The kinds a feature composes about an event a person entered (``event_notice``).
+EVENT_KINDS = (Kind.STARTED, Kind.ENDED)
 # The task that hears "match finished" (settings.MATCH_FINISHED_TASKS names it).
 MATCH_FINISHED_TASK = "games.notify.tasks.match_finished"
 
@@ -106,10 +115,11 @@ def why_no_email(user: User | None, kind: str, now: datetime) -> str | None:
         return "on vacation"
     if kind == Kind.DIGEST:
         return None if user.wants_digest else "no digest wanted"
-    if kind == Kind.TABLE:
+    if kind in (Kind.TABLE, Kind.STARTED):
         # **Decision**: a tournament table follows the invitation choice (it is an
         # invitation one cannot decline) but goes every time, also to a person on the
         # digest: its clock runs from the seating, so tomorrow's digest would be late.
+        # A tournament's start carries the first table: the same.
         if user.notify_invitation == Notify.OFF:
             return "invitation emails are off"
         return None
@@ -195,6 +205,27 @@ def table_ready_notice(*, seat_id: int, about: str) -> NoticeOutcome:
     )
 
 
+def event_notice(*, user_id: int, kind: str, event: str, news: emails.EventNews) -> NoticeOutcome:
+    """An email about an event the person entered, composed by the feature that runs it
+    (``news``: its words and links; notify knows nothing of tournaments): ``STARTED`` or
+    ``ENDED``. Once per person, event and kind, by the notice's key (``event`` is the
+    feature's name for it, "tournament 12"); the email is kept with the claim, so a retry
+    sends the same one. A person who wants none gets a ``dropped`` row: decided once.
+    Raises ``ValueError`` for a kind that is not an event's, an unnamed event, or a link
+    that is not a path on this site (nothing is written)."""
+    if kind not in EVENT_KINDS:
+        raise ValueError(f"not an event's kind: {kind!r}")
+    if not event.strip() or len(event) > (Notice._meta.get_field("event").max_length or 0):
+        raise ValueError(f"an event needs a short name: {event!r}")
+    if any(not path.startswith("/") or path.startswith("//") for _, path in news.links):
+        raise ValueError("an event email links to paths on this site only")
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        return NoticeOutcome.GONE
+    notice = Notice(user=user, kind=kind, event=event, message=news.as_json(), claimed_at=timezone.now())
+    return _decide_once(notice)
+
+
 def _decide_once(notice: Notice) -> NoticeOutcome:
     """Claim ``notice`` and send it, or, for a person who wants none of its kind, write it
     ``dropped`` so the decision is made once; ``TAKEN`` when its key was claimed already."""
@@ -210,7 +241,25 @@ def _decide_once(notice: Notice) -> NoticeOutcome:
 def game_over_notices(*, match_id: int) -> int:
     """ "The match is over": one email to each person who played ``match_id`` and wants
     it. Told by the match-finished announcement, which may come more than once: the
-    notices' unique key makes it once. Returns how many were sent now."""
+    notices' unique key makes it once. A match a feature tells its people about itself
+    (``settings.MATCH_OVER_TOLD_BY``: a tournament's table, whose last one the
+    tournament's end email tells) gets none from here. Returns how many were sent now."""
+    match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED).first()
+    sent = 0
+    if match is not None and not _told_by_a_feature(match):
+        sent = game_over_emails(match_id=match_id)
+    announcement_delivered(match_id=match_id, task_name=MATCH_FINISHED_TASK)
+    return sent
+
+
+def _told_by_a_feature(match: Match) -> bool:
+    return any(tells(match) for tells in hook_functions("MATCH_OVER_TOLD_BY"))
+
+
+def game_over_emails(*, match_id: int) -> int:
+    """The "match is over" emails of ``match_id``, once per person (the notices' key): what
+    the announcement sends, and what a feature that tells a match's end itself asks for
+    when it has nothing more to say. Returns how many were sent now."""
     now = timezone.now()
     match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED).first()
     sent = 0
@@ -221,7 +270,6 @@ def game_over_notices(*, match_id: int) -> int:
             notice = Notice(user=seat.user, match=match, ply=match.ply, kind=Kind.GAME_OVER, claimed_at=now)
             if _claim(notice):
                 sent += deliver(notice) == NoticeOutcome.SENT
-    announcement_delivered(match_id=match_id, task_name=MATCH_FINISHED_TASK)
     return sent
 
 
@@ -322,7 +370,9 @@ def _email_for(notice: Notice, now: datetime) -> EmailMultiAlternatives | str:
         assert notice.day is not None
         waiting = _digest_items(user, now)
         return emails.digest_email(user, waiting, notice.day) if waiting else "nothing waits"
-    assert notice.match_id is not None  # every kind but the digest is about a match
+    if notice.kind in EVENT_KINDS:
+        return emails.event_email(user, notice.kind, emails.EventNews.from_json(notice.message))
+    assert notice.match_id is not None  # every other kind is about a match
     seat = (
         Seat.objects.select_related("user", "match", "match__created_by")
         .filter(match=notice.match_id, user=user)

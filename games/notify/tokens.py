@@ -13,7 +13,7 @@ from accounts.models import User
 
 SALT = "games.notify.unsubscribe"
 # Every kind an email can be about (games.notify.models.Notice.Kind).
-KINDS = ("turn", "alarm", "invitation", "game_over", "digest", "table")
+KINDS = ("turn", "alarm", "invitation", "game_over", "digest", "table", "started", "ended")
 
 
 class BadToken(Exception):

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.urls import reverse
 
 from games.match_notes import MatchNote
@@ -146,6 +146,38 @@ def tournament_listing(*, finished_limit: int = 30) -> Listing:
             )[:finished_limit]
         ),
     )
+
+
+@dataclass(frozen=True)
+class OpenAndRunning:
+    open: list[Tournament]  # registration, soonest start first
+    running: list[Tournament]  # oldest start first
+
+
+def open_and_running(*, limit: int = 3) -> OpenAndRunning:
+    """A few tournaments published and not started yet (registration open, or opening or
+    closed before the start) and a few running, with their entrants counted (``entrants``)
+    and their last round's number (``round_number``, None before one): the home and play
+    pages' list, in two queries."""
+    shown = Tournament.objects.annotate(
+        # As the tournaments page counts: a withdrawal during the tournament still counts.
+        entrants=Count(
+            "entries", filter=Q(entries__withdrawn_at__isnull=True) | ~Q(entries__out=""), distinct=True
+        ),
+        round_number=Max("rounds__number"),
+    )
+    return OpenAndRunning(
+        open=list(shown.filter(status=Tournament.Status.REGISTRATION).order_by("starts_at", "pk")[:limit]),
+        running=list(shown.filter(status=Tournament.Status.RUNNING).order_by("starts_at", "pk")[:limit]),
+    )
+
+
+def tells_match_over(match: Match) -> bool:
+    """Whether ``match`` is a tournament's table, whose people the tournament tells that it
+    is over itself (``settings.MATCH_OVER_TOLD_BY``): with the usual "match over" email
+    once its result is recorded, or, for the tables that end the tournament, in the end's
+    email (one email for one event)."""
+    return Table.objects.filter(match=match).exists()
 
 
 def match_note(match: Match) -> MatchNote | None:

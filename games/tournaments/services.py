@@ -200,6 +200,9 @@ def tournament_start(*, tournament_id: int) -> Tournament:
         tournament.started_at = timezone.now()
         tournament.save(update_fields=["status", "started_at"])
         _advance(tournament)
+        # One email to each person at the start, carrying their first table (or bye):
+        # round 1's "your table is ready" is that email (``_seat_round``).
+        effects.tournament_started(tournament.pk)
     return tournament
 
 
@@ -293,6 +296,14 @@ def match_finished(*, match_id: int) -> AdvanceOutcome:
     outcome = AdvanceOutcome.NOT_A_TABLE
     if table is not None:
         outcome = tournament_advance(tournament_id=table.round.tournament_id)
+        if (
+            outcome == AdvanceOutcome.NOT_RUNNING
+            and not Table.objects.filter(pk=table.pk, places__isnull=False).exists()
+        ):
+            # A table of a cancelled tournament, played on as an ordinary match: no
+            # advance recorded it (which would have told its people), so its "match
+            # over" emails go from here. Told twice, the notices' key sends them once.
+            effects.tables_over([match_id])
     announcement_delivered(match_id=match_id, task_name=MATCH_FINISHED_TASK)
     return outcome
 
@@ -311,10 +322,11 @@ def tournament_advance(*, tournament_id: int) -> AdvanceOutcome:
 def _advance(tournament: Tournament) -> AdvanceOutcome:
     """Call with the tournament locked."""
     outcome = AdvanceOutcome.WAITING
+    recorded: list[int] = []  # the match ids of the tables recorded now
     current = selectors.current_round(tournament)
     while True:
         if current is not None:
-            _record_results(current)
+            recorded += _record_results(current)
             if current.tables.filter(places__isnull=True).exists():
                 break
             if current.finished_at is None:
@@ -331,14 +343,21 @@ def _advance(tournament: Tournament) -> AdvanceOutcome:
         outcome = AdvanceOutcome.SEATED
         # A round of byes only (nothing to play) is over at once: go on to the next.
     effects.tournament_changed(tournament.pk)
+    # Who played the tables recorded now is told they are over ("match over"), except
+    # where they ended the tournament: its end email tells both (one email for one event).
+    if outcome == AdvanceOutcome.FINISHED:
+        effects.tournament_ended(tournament.pk, last_match_ids=recorded)
+    elif recorded:
+        effects.tables_over(recorded)
     return outcome
 
 
-def _record_results(round_: Round) -> None:
-    """Each finished table's places by entry; a player who forfeited on time is out."""
+def _record_results(round_: Round) -> list[int]:
+    """Each finished table's places by entry; a player who forfeited on time is out.
+    Returns the match ids of the tables recorded."""
     tables = list(round_.tables.filter(places__isnull=True, match__status=Match.Status.FINISHED))
     if not tables:
-        return
+        return []
     seats: dict[int, list[Seat]] = {}
     for seat in Seat.objects.filter(match_id__in=[table.match_id for table in tables]).order_by("index"):
         seats.setdefault(seat.match_id, []).append(seat)
@@ -353,6 +372,7 @@ def _record_results(round_: Round) -> None:
         table.places = places
         table.save(update_fields=["places"])
     Entry.objects.filter(pk__in=forfeited, out="").update(out=Entry.Out.FORFEITED, out_in_round=round_.number)
+    return [table.match_id for table in tables]
 
 
 def _seat_round(tournament: Tournament, number: int, planned: formats.Round) -> Round:
@@ -372,7 +392,7 @@ def _seat_round(tournament: Tournament, number: int, planned: formats.Round) -> 
             rated=tournament.rated,
         )
         Table.objects.create(round=round_, number=table_number, match=match, entries=list(table.entrants))
-    if planned.tables:
+    if planned.tables and number > 1:  # round 1's tables are in the start's email
         effects.round_seated(round_.pk)
     return round_
 
@@ -405,6 +425,7 @@ def _cancel(tournament: Tournament, because: str) -> None:
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "cancelled_because", "finished_at"])
     effects.tournament_changed(tournament.pk)
+    effects.tournament_ended(tournament.pk, last_match_ids=[])
 
 
 def tournaments_sweep(now: datetime | None = None) -> dict[str, Any]:

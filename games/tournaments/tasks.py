@@ -10,7 +10,7 @@ from typing import Any
 
 from celery import shared_task
 
-from games.tournaments import emails, services
+from games.tournaments import effects, emails, services
 
 
 @shared_task(name=services.MATCH_FINISHED_TASK)
@@ -23,6 +23,21 @@ def sweep() -> dict[str, Any]:
     return services.tournaments_sweep()
 
 
-@shared_task(name="games.tournaments.tasks.round_seated")
+@shared_task(name=effects.ROUND_SEATED_TASK)
 def round_seated(round_id: int) -> int:
     return emails.round_seated_emails(round_id=round_id)
+
+
+@shared_task(name=effects.STARTED_TASK)
+def tournament_started(tournament_id: int) -> int:
+    return emails.tournament_started_emails(tournament_id=tournament_id)
+
+
+@shared_task(name=effects.ENDED_TASK)
+def tournament_ended(tournament_id: int, last_match_ids: list[int]) -> int:
+    return emails.tournament_ended_emails(tournament_id=tournament_id, last_match_ids=last_match_ids)
+
+
+@shared_task(name=effects.TABLES_OVER_TASK)
+def tables_over(match_ids: list[int]) -> int:
+    return emails.tables_over_emails(match_ids=match_ids)

@@ -21,6 +21,7 @@ from boomsite.celery import app as celery_app
 from games.feature_links import HOOK_SETTINGS
 from games.models import Match
 from tests.games.helpers import logged_in
+from tests.games.tournaments.helpers import make_tournament
 
 TEMPLATES = Path(django_settings.BASE_DIR) / "templates"
 # The core's templates: the site's frame, the games' pages and boards, accounts (and
@@ -29,6 +30,7 @@ TEMPLATES = Path(django_settings.BASE_DIR) / "templates"
 CORE_TEMPLATES = [
     "base.html",
     "home.html",
+    "_feature_sections.html",
     "404.html",
     "429.html",
     "games/**/*.html",
@@ -117,7 +119,7 @@ def test_every_beat_task_is_a_registered_task(entry: str, registered_tasks: set[
     assert django_settings.CELERY_BEAT_SCHEDULE[entry]["task"] in registered_tasks
 
 
-HOOKS = ["MATCH_NOTES", "ACCOUNT_SETTINGS_SECTIONS", *HOOK_SETTINGS]
+HOOKS = ["MATCH_NOTES", "MATCH_OVER_TOLD_BY", "ACCOUNT_SETTINGS_SECTIONS", *HOOK_SETTINGS]
 
 
 @pytest.mark.parametrize(
@@ -145,10 +147,12 @@ def test_with_every_feature_hook_empty_the_core_pages_answer_without_feature_lin
 ) -> None:
     for hook in HOOKS:
         setattr(settings, hook, [])
+    make_tournament(ann, name="Spring Open")  # what the home and play pages' sections would list
     match_id = two_player_match.pk
     people = logged_in(ann)
     pages = {
         "/": Client(),
+        "/play/": people,
         "/play/go-fox/": people,
         f"/matches/{match_id}/": people,
         f"/matches/{match_id}/board": people,
@@ -160,7 +164,7 @@ def test_with_every_feature_hook_empty_the_core_pages_answer_without_feature_lin
         assert response.status_code == 200, url
         html = response.content.decode()
         assert not [path for path in FEATURE_PATHS if path in html], url
-        assert 'id="vacation"' not in html, url
+        assert 'id="vacation"' not in html and "Spring Open" not in html, url
 
 
 @pytest.mark.django_db
@@ -176,6 +180,12 @@ def test_the_features_offer_their_links_through_the_hooks(two_player_match: Matc
     assert "leaderboard-link" not in Client().get("/play/its-a-bomb/").content.decode()  # not rated
     match = people.get(f"/matches/{two_player_match.pk}/").content.decode()
     assert f'<a href="/players/{ann.username}/">' in match
+    # A tournament open for registration: the home and play pages' sections list it.
+    tournament = make_tournament(ann, name="Spring Open")
+    for url in ("/", "/play/"):
+        page = Client().get(url).content.decode()
+        assert '<h2 id="tournaments">Tournaments</h2>' in page, url
+        assert f'<a href="/tournaments/{tournament.pk}/">Spring Open</a>' in page, url
     settings_page = people.get("/accounts/settings/").content.decode()
     assert '<h2 id="vacation">Vacation</h2>' in settings_page
     assert 'action="/notify/vacation/begin"' in settings_page

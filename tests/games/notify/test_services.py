@@ -21,6 +21,7 @@ from accounts.models import Notify, User
 from accounts.services import user_update_notifications
 from games.models import Announcement, Match, Seat
 from games.notify import selectors, services
+from games.notify.emails import EventNews
 from games.notify.models import Notice
 from games.notify.tasks import match_finished
 from games.services import SeatRequest, match_create, match_join, match_resign
@@ -424,3 +425,40 @@ def test_a_cooperative_match_over_says_the_team_won_or_lost(outbox: Outbox, ann:
         "[Boomsite] It's a Bomb! is over: your team lost"
     ] * 2
     assert "Final places" not in text_of(outbox.mails()[0])
+
+
+# -- an event's email, composed by a feature ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "event", "links"),
+    [
+        (Notice.Kind.TABLE, "tournament 1", ()),  # not an event's kind
+        (Notice.Kind.ENDED, " ", ()),  # an event without a name
+        (Notice.Kind.ENDED, "x" * 101, ()),  # longer than the key keeps
+        (Notice.Kind.ENDED, "tournament 1", (("Elsewhere", "https://example.com/"),)),
+        (Notice.Kind.ENDED, "tournament 1", (("Elsewhere", "//example.com/"),)),
+    ],
+    ids=["kind", "unnamed", "long", "address", "scheme-relative"],
+)
+def test_an_event_notice_with_bad_input_is_refused_and_writes_nothing(
+    outbox: Outbox, ann: User, kind: str, event: str, links: tuple[tuple[str, str], ...]
+) -> None:
+    news = EventNews(subject="Over", paragraphs=("It is over.",), links=links)
+    with pytest.raises(ValueError):
+        services.event_notice(user_id=ann.pk, kind=kind, event=event, news=news)
+    assert Notice.objects.count() == 0 and outbox.mails() == []
+
+
+def test_an_event_notice_goes_once_per_person_event_and_kind(outbox: Outbox, ann: User) -> None:
+    news = EventNews(subject="Over", paragraphs=("It is over.",), links=(("See it", "/somewhere/"),))
+
+    def send(kind: str, event: str) -> services.NoticeOutcome:
+        return services.event_notice(user_id=ann.pk, kind=kind, event=event, news=news)
+
+    assert send(Notice.Kind.ENDED, "cup 1") == services.NoticeOutcome.SENT
+    assert send(Notice.Kind.ENDED, "cup 1") == services.NoticeOutcome.TAKEN
+    assert send(Notice.Kind.STARTED, "cup 1") == services.NoticeOutcome.SENT
+    assert send(Notice.Kind.ENDED, "cup 2") == services.NoticeOutcome.SENT
+    assert len(outbox.mails()) == 3
+    assert f"See it: {settings.SITE_URL}/somewhere/" in text_of(outbox.mails()[0])

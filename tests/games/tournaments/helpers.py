@@ -3,13 +3,15 @@ tables finished through the core (players resign, worst first), as play would le
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
+from celery.signals import before_task_publish
 from django.utils import timezone
 
 from accounts.models import User
+from boomsite.celery import app as celery_app
 from games.clocks import HOUR
 from games.models import Match
 from games.services import match_resign
@@ -74,3 +76,43 @@ def table_done(table: Table, best_first: Sequence[int] | None = None) -> Match:
     match = finish_table(table, best_first)
     services.match_finished(match_id=table.match_id)
     return match
+
+
+class Worker:
+    """Plays the Celery worker for the emails' tests, in this process and transaction: it
+    records the tasks the code sends after each commit (Celery's ``before_task_publish``,
+    as the broker receives them) and runs those of tournaments and notify, oldest first,
+    with the tasks they send in turn, until none is left. Others (a bot's turn, the
+    ratings) are recorded and not run."""
+
+    RUN = ("games.tournaments.tasks.", "games.notify.tasks.")
+
+    def __init__(self, capture: Callable[..., Any]) -> None:
+        self.capture = capture  # pytest-django's django_capture_on_commit_callbacks
+        celery_app.loader.import_default_modules()  # as a worker does at start: every tasks module
+        self.sent: list[tuple[str, list[Any]]] = []
+        self.ran: list[tuple[str, list[Any]]] = []
+
+    def _record(self, sender: str, body: Any, **_: Any) -> None:
+        self.sent.append((sender, list(body[0])))
+
+    def __call__(self, action: Callable[[], Any]) -> Any:
+        """Do ``action`` as a request or task would (its after-commit work done), then
+        run what it sent; ``action``'s result."""
+        before_task_publish.connect(self._record, weak=False)
+        try:
+            with self.capture(execute=True):
+                result = action()
+            while self.sent:
+                name, arguments = self.sent.pop(0)
+                if name.startswith(self.RUN):
+                    self.ran.append((name, arguments))
+                    with self.capture(execute=True):
+                        celery_app.tasks[name](*arguments)
+        finally:
+            before_task_publish.disconnect(self._record)
+        return result
+
+    def names(self) -> list[str]:
+        """The names of the tasks run so far, without their module, in order."""
+        return [name.rsplit(".", 1)[1] for name, _ in self.ran]

@@ -1,15 +1,22 @@
-"""The "your table is ready" emails of a new round (games/tournaments/emails.py, through
-games/notify's ``table_ready_notice``): one per person and table, through a real SMTP
-server and the file outbox, following the person's invitation choice, and once however
-often the round's task runs."""
+"""What a tournament's entrants are told by email (games/tournaments/emails.py, through
+games/notify): "your table is ready" for a new round, one per person and table; the
+start, with the first table or the bye, instead of round 1's; "match over" per table
+and, for the tables that end it, the end's email instead, with the place and the
+winner, or that it was cancelled and why. Through a real SMTP server and the file
+outbox, following the person's choices, once however often a task runs. The tasks the
+code sends after its commits are run here, as a worker would (``helpers.Worker``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from email.message import Message
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
+import redis
 import time_machine
 from aiosmtpd.controller import Controller
 from django.test import Client
@@ -20,8 +27,8 @@ from accounts.models import Notify, User
 from games.notify import services as notify_services
 from games.notify.models import Notice
 from games.tournaments import services
-from games.tournaments.emails import round_seated_emails
-from games.tournaments.models import Round, Tournament
+from games.tournaments.emails import round_seated_emails, tournament_ended_emails, tournament_started_emails
+from games.tournaments.models import Entry, Round, Table, Tournament
 from tests.games.notify.helpers import (
     SITE_URL,
     Mailbox,
@@ -33,7 +40,15 @@ from tests.games.notify.helpers import (
     text_of,
     to,
 )
-from tests.games.tournaments.helpers import enter, make_tournament, table_done, tables_of
+from tests.games.tournaments.helpers import (
+    Worker,
+    enter,
+    entry_of,
+    finish_table,
+    make_tournament,
+    table_done,
+    tables_of,
+)
 from tests.processes import free_port
 
 pytestmark = pytest.mark.django_db
@@ -219,3 +234,220 @@ def test_a_table_email_the_mail_server_refused_is_sent_again_the_same(
         == ["[Boomsite] Your table is ready: round 1 of Autumn Cup"] * 2
     )
     assert round_seated_emails(round_id=round_1.pk) == 0
+
+
+# -- the start and the end (each person entered, once) ----------------------------------
+
+
+@pytest.fixture
+def worker(broker: redis.Redis, django_capture_on_commit_callbacks: Callable[..., Any]) -> Worker:
+    """Runs the tasks the code sends after its commits (the queue itself is emptied by
+    ``broker``: no worker process reads it here)."""
+    return Worker(django_capture_on_commit_callbacks)
+
+
+def mail_to(mailbox: Mailbox, person: User) -> list[Message]:
+    return [mail for mail in mailbox.mails() if to(mail) == person.email]
+
+
+def entry_of_person(tournament: Tournament, person: User) -> Entry:
+    return tournament.entries.get(user=person, bot_number__isnull=True)
+
+
+def table_of(tournament: Tournament, round_number: int, person: User) -> Table:
+    entry = entry_of_person(tournament, person)
+    return next(table for table in tables_of(tournament, round_number) if entry.pk in table.entries)
+
+
+def test_the_start_tells_each_person_their_first_table_in_one_email(
+    mailbox: Mailbox, worker: Worker, organiser: User, people: list[User]
+) -> None:
+    """**Decision**: round 1's "your table is ready" is the start's email, not a second
+    one in the same second. Bots get none."""
+    tournament = make_tournament(organiser, name="Autumn Cup", bot_fill_level="basic")
+    enter(tournament, people)
+    worker(lambda: services.tournament_start(tournament_id=tournament.pk))
+    assert worker.names() == ["tournament_started"]  # no round_seated for round 1
+    mails = mailbox.mails()
+    assert sorted(to(mail) for mail in mails) == sorted(person.email for person in people)
+    table = table_of(tournament, 1, people[0])
+    (mail,) = mail_to(mailbox, people[0])
+    assert header(mail, "Subject") == "[Boomsite] Autumn Cup has started: your table is ready"
+    text = text_of(mail)
+    assert "Autumn Cup (Go Fox!) has started, with 4 entrants." in text
+    others = [
+        entry.display_name for entry in Entry.objects.filter(pk__in=table.entries).exclude(user=people[0])
+    ]
+    assert (
+        f"Your first table is ready: round 1, table {table.number}, with {others[0]} (1 hour per turn)."
+        in text
+    )
+    assert f"Go to your table: {SITE_URL}/matches/{table.match_id}/" in text
+    assert f"See the tournament: {SITE_URL}/tournaments/{tournament.pk}/" in text
+    assert f'href="{SITE_URL}/matches/{table.match_id}/"' in html_of(mail)
+    assert all(link.startswith(SITE_URL) for link in links_in(text) + links_in(html_of(mail)))
+    assert "Stop invitation, “tournament started” and “your tournament table is ready” emails" in text
+    assert header(mail, "Auto-Submitted") == "auto-generated"
+    assert Notice.objects.filter(kind=Notice.Kind.TABLE).count() == 0
+    assert Notice.objects.filter(kind=Notice.Kind.STARTED, status=Notice.Status.SENT).count() == 3
+    # The task run again (a broker's second delivery) sends nothing more.
+    assert tournament_started_emails(tournament_id=tournament.pk) == 0
+    assert len(mailbox.mails()) == 3
+
+
+def test_a_bye_in_round_1_is_said_in_the_start_email(
+    mailbox: Mailbox, worker: Worker, organiser: User, people: list[User]
+) -> None:
+    # Three in pairs, single elimination: a bracket of four, one bye.
+    tournament = make_tournament(organiser, name="Autumn Cup")
+    enter(tournament, people)
+    worker(lambda: services.tournament_start(tournament_id=tournament.pk))
+    (bye,) = Round.objects.get(tournament=tournament, number=1).byes
+    resting = Entry.objects.get(pk=bye).user
+    (mail,) = mail_to(mailbox, resting)
+    assert header(mail, "Subject") == "[Boomsite] Autumn Cup has started: you have a bye in round 1"
+    assert "You have a bye in round 1: you play no table this round." in text_of(mail)
+    assert "/matches/" not in text_of(mail)
+    assert len(mailbox.mails()) == 3
+
+
+def test_the_end_tells_each_person_their_place_and_the_winner_and_the_final_in_the_same_email(
+    mailbox: Mailbox, worker: Worker, organiser: User, make_person: Callable[..., User]
+) -> None:
+    """**Decision**: a table's "match over" goes when its result is recorded, except for
+    the tables that end the tournament: their people read how that match ended in the
+    end's email, so they get one email, not two in the same second."""
+    ann, bob, cat, dan = (
+        make_person(name, display_name=name.title()) for name in ("ann", "bob", "cat", "dan")
+    )
+    tournament = make_tournament(organiser, name="Autumn Cup", seeding=Tournament.Seeding.RATING)
+    enter(tournament, [ann, bob, cat, dan])
+    worker(lambda: services.tournament_start(tournament_id=tournament.pk))
+    started_mails = len(mailbox.mails())
+    for table in tables_of(tournament, 1):
+        worker(partial(finish_table, table))  # the first seat wins
+    # Round 1's tables: their "match over" from the tournament (not from notify's
+    # announcement), then round 2's "your table is ready".
+    assert worker.names().count("tables_over") == 2 and worker.names().count("round_seated") == 1
+    assert len(mailbox.mails()) == started_mails + 4 + 2
+    final = tables_of(tournament, 2)[0]
+    winner = entry_of(final, 0).user
+    worker(lambda: finish_table(final))
+    assert worker.names()[-2:] == ["match_finished", "tournament_ended"]
+    assert len(mailbox.mails()) == started_mails + 4 + 2 + 4  # the end's only: no "match over"
+
+    ended = {to(mail): mail for mail in mailbox.mails() if "is over:" in header(mail, "Subject")}
+    assert sorted(ended) == sorted(person.email for person in (ann, bob, cat, dan))
+    mail = ended[winner.email]
+    assert header(mail, "Subject") == "[Boomsite] Autumn Cup is over: you won"
+    text = text_of(mail)
+    assert "Autumn Cup is over, and you won it, out of 4 entrants." in text
+    assert "Your last match, round 2, table 1, is over: you placed 1st of 2." in text
+    assert f"See the final standings: {SITE_URL}/tournaments/{tournament.pk}/" in text
+    assert f"See your last match: {SITE_URL}/matches/{final.match_id}/" in text
+    runner_up = entry_of(final, 1).user
+    text = text_of(ended[runner_up.email])
+    assert header(ended[runner_up.email], "Subject") == "[Boomsite] Autumn Cup is over: you placed 2nd of 4"
+    assert f"Won by {winner.public_name}." in text and "you placed 2nd of 2." in text
+    out_in_round_1 = next(person for person in (ann, bob, cat, dan) if person not in (winner, runner_up))
+    text = text_of(ended[out_in_round_1.email])
+    assert "Your last match" not in text and f"Won by {winner.public_name}." in text
+    assert "Stop “match over” and “tournament over” emails" in text
+    assert Notice.objects.filter(kind=Notice.Kind.GAME_OVER, match_id=final.match_id).count() == 0
+    assert tournament_ended_emails(tournament_id=tournament.pk, last_match_ids=[final.match_id]) == 0
+
+
+def test_notify_sends_no_match_over_of_its_own_for_a_tournament_table(
+    mailbox: Mailbox, organiser: User, people: list[User]
+) -> None:
+    tournament = make_tournament(organiser)
+    enter(tournament, people[:2])
+    services.tournament_start(tournament_id=tournament.pk)
+    match = finish_table(tables_of(tournament, 1)[0])
+    assert notify_services.game_over_notices(match_id=match.pk) == 0
+    assert mailbox.mails() == []
+
+
+def test_a_cancelled_tournament_says_so_and_its_tables_end_as_ordinary_matches(
+    mailbox: Mailbox, worker: Worker, organiser: User, people: list[User]
+) -> None:
+    tournament = make_tournament(organiser, name="Autumn Cup")
+    enter(tournament, people[:2])
+    worker(lambda: services.tournament_start(tournament_id=tournament.pk))
+    worker(lambda: services.tournament_cancel(tournament_id=tournament.pk, because="The hall is flooded."))
+    cancelled = [mail for mail in mailbox.mails() if "cancelled" in header(mail, "Subject")]
+    assert sorted(to(mail) for mail in cancelled) == sorted(person.email for person in people[:2])
+    assert header(cancelled[0], "Subject") == "[Boomsite] Autumn Cup was cancelled"
+    text = text_of(cancelled[0])
+    assert "Autumn Cup was cancelled: The hall is flooded." in text
+    assert "Tables still being played go on as ordinary matches." in text
+    assert f"See the tournament: {SITE_URL}/tournaments/{tournament.pk}/" in text
+    # Its table, played on, ends with the usual "match over".
+    worker(lambda: finish_table(tables_of(tournament, 1)[0]))
+    assert worker.names()[-1] == "tables_over"
+    over = [mail for mail in mailbox.mails() if "Go Fox! is over" in header(mail, "Subject")]
+    assert len(over) == 2
+
+
+def test_a_tournament_cancelled_at_its_start_for_want_of_entrants_says_why(
+    mailbox: Mailbox, worker: Worker, organiser: User, people: list[User]
+) -> None:
+    tournament = make_tournament(organiser, name="Autumn Cup")
+    enter(tournament, people[:1])
+    worker(lambda: services.tournament_start(tournament_id=tournament.pk))
+    assert worker.names() == ["tournament_ended"]
+    (mail,) = mailbox.mails()
+    assert to(mail) == people[0].email
+    text = text_of(mail)
+    assert "Autumn Cup was cancelled: Not enough entrants:" in text
+    assert "ordinary matches" not in text
+
+
+@pytest.mark.parametrize("choice", ["invitation", "game_over"])
+def test_the_start_follows_the_invitation_choice_and_the_end_the_match_over_one(
+    mailbox: Mailbox, worker: Worker, organiser: User, people: list[User], choice: str
+) -> None:
+    chooser, other = people[:2]
+    User.objects.filter(pk=chooser.pk).update(**{f"notify_{choice}": Notify.OFF})
+    tournament = make_tournament(organiser, name="Autumn Cup")
+    enter(tournament, [chooser, other])
+    worker(lambda: services.tournament_start(tournament_id=tournament.pk))
+    worker(lambda: finish_table(tables_of(tournament, 1)[0]))
+    subjects = [header(mail, "Subject") for mail in mail_to(mailbox, chooser)]
+    assert len(mail_to(mailbox, other)) == 2
+    if choice == "invitation":
+        assert len(subjects) == 1 and "is over" in subjects[0]
+        notice = Notice.objects.get(user=chooser, kind=Notice.Kind.STARTED)
+        assert (notice.status, notice.note) == (Notice.Status.DROPPED, "invitation emails are off")
+    else:
+        assert len(subjects) == 1 and "has started" in subjects[0]
+        notice = Notice.objects.get(user=chooser, kind=Notice.Kind.ENDED)
+        assert (notice.status, notice.note) == (Notice.Status.DROPPED, "game over emails are off")
+
+
+def test_an_end_email_the_mail_server_refused_is_sent_again_the_same(
+    settings: Settings, tmp_path: Path, worker: Worker, organiser: User, people: list[User]
+) -> None:
+    tournament = make_tournament(organiser, name="Autumn Cup")
+    enter(tournament, people[:2])
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", free_port(), 2
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False  # nothing listens there: the mail server is down
+    worker(lambda: services.tournament_start(tournament_id=tournament.pk))
+    final = tables_of(tournament, 1)[0]
+    worker(lambda: finish_table(final))
+    claimed = Notice.objects.filter(kind=Notice.Kind.ENDED, status=Notice.Status.CLAIMED)
+    assert claimed.count() == 2
+
+    outbox = Outbox(tmp_path / "mail")
+    settings.EMAIL_BACKEND = "boomsite.mail.OutboxBackend"
+    settings.EMAIL_OUTBOX_DIR = tmp_path / "mail"
+    with time_machine.travel(timezone.now() + notify_services.RETRY_AFTER + timedelta(seconds=1)):
+        assert notify_services.sweep(timezone.now()) == {"retry sent": 4}  # the starts and the ends
+    winner = entry_of(final, 0).user
+    (mail,) = [
+        mail for mail in outbox.mails() if to(mail) == winner.email and "is over" in header(mail, "Subject")
+    ]
+    assert header(mail, "Subject") == "[Boomsite] Autumn Cup is over: you won"
+    assert f"See your last match: {SITE_URL}/matches/{final.match_id}/" in text_of(mail)
+    assert tournament_ended_emails(tournament_id=tournament.pk, last_match_ids=[final.match_id]) == 0
