@@ -9,7 +9,7 @@ what a page of one does (the reads are in ``selectors``; ``pages`` puts them tog
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.contrib.humanize.templatetags.humanize import ordinal
 
@@ -321,6 +321,7 @@ def bracket(
             cards[(column_index, drawn.position)] = _bracket_card(
                 drawn, column_index + 1, going_on, seated, by_id, is_final
             )
+    _name_who_comes(columns, cards)
     drawing = draw(
         [
             [Slot(column_index, drawn.position, drawn.feeds) for drawn in column]
@@ -349,6 +350,38 @@ def bracket(
         height=drawing.height,
         tie_notes=notes,
     )
+
+
+def _name_who_comes(
+    columns: Sequence[Sequence[formats.BracketTable]], cards: dict[tuple[int, int], TableCard]
+) -> None:
+    """A table not seated yet names those who already go on to it: a feeding table played
+    while its round goes on sends its advancers at once, though the table is seated (and
+    its seats ordered) only when the round ends. The others stay "to be decided"."""
+    for column_index in range(1, len(columns)):
+        for drawn in columns[column_index]:
+            key = (column_index, drawn.position)
+            card = cards[key]
+            if card.number is not None or all(place.entry is not None for place in card.places):
+                continue
+            feeders = sorted(
+                (feeder for feeder in columns[column_index - 1] if feeder.feeds == drawn.position),
+                key=lambda feeder: feeder.position,
+            )
+            coming = [
+                place.entry
+                for feeder in feeders
+                for place in cards[(column_index - 1, feeder.position)].places
+                if place.goes_on and place.entry is not None
+            ]
+            known = {place.entry.pk for place in card.places if place.entry is not None}
+            coming = [entry for entry in coming if entry.pk not in known]
+            places = []
+            for place in card.places:
+                if place.entry is None and coming:
+                    place = replace(place, entry=coming.pop(0))
+                places.append(place)
+            cards[key] = replace(card, places=places)
 
 
 def _bracket_card(

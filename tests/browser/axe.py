@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+from axe_playwright_python.sync_playwright import Axe
 
 _AXE = Axe()
 SERIOUS = {"serious", "critical"}
