@@ -3,6 +3,7 @@ round robin and Swiss, with pairs or tables of N. The rules in words: ``rules_te
 and docs/tournaments.md."""
 
 from games.tournaments.formats.api import bracket, next_round, standings
+from games.tournaments.formats.field import bot_places, field_warning, full_field, is_full
 from games.tournaments.formats.model import (
     FORMATS,
     ROUND_ROBIN,
@@ -31,7 +32,11 @@ __all__ = [
     "Standing",
     "State",
     "Table",
+    "bot_places",
     "bracket",
+    "field_warning",
+    "full_field",
+    "is_full",
     "next_round",
     "rules_text",
     "standings",

@@ -84,7 +84,7 @@ def test_each_person_seated_gets_one_email_and_bots_none(
     mailbox: Mailbox, organiser: User, people: list[User]
 ) -> None:
     # Three people and a basic bot filling the fourth place: two tables of two.
-    tournament = make_tournament(organiser, name="Autumn Cup", bot_fill_level="basic")
+    tournament = make_tournament(organiser, name="Autumn Cup", bot_fill_level="basic", max_entrants=4)
     enter(tournament, people)
     round_1 = started(tournament)
     assert tournament.entries.filter(bot_number__isnull=False).count() == 1
