@@ -6,6 +6,7 @@ from games.tournaments.formats.api import bracket, next_round, standings
 from games.tournaments.formats.field import bot_places, field_warning, full_field, is_full
 from games.tournaments.formats.model import (
     FORMATS,
+    MAX_ENTRANTS,
     ROUND_ROBIN,
     SINGLE_ELIMINATION,
     SWISS,
@@ -22,6 +23,7 @@ from games.tournaments.formats.validation import validate
 
 __all__ = [
     "FORMATS",
+    "MAX_ENTRANTS",
     "ROUND_ROBIN",
     "SINGLE_ELIMINATION",
     "SWISS",
