@@ -117,6 +117,13 @@ class TournamentForm(forms.ModelForm):
                 field.required = False  # only the chosen game's are read: clean() checks those
             self.fields.update(fields)
             self.option_fields_of[game.slug] = list(fields)
+        for field in self.fields.values():
+            # The admin's split date and time inputs have no label of their own (the
+            # field's label names neither): a screen reader would read them unnamed.
+            parts = getattr(field.widget, "widgets", None)
+            if isinstance(field, forms.SplitDateTimeField) and parts is not None:
+                parts[0].attrs["aria-label"] = f"{field.label}: date"
+                parts[1].attrs["aria-label"] = f"{field.label}: time"
         if instance.pk is None:
             self.initial.setdefault("max_entrants", 8)
         elif instance.game in self.option_fields_of:

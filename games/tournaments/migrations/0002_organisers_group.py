@@ -23,9 +23,11 @@ PERMISSIONS = (
 
 def add_group(apps, schema_editor):
     config = apps.get_app_config("tournaments")
-    config.models_module = True  # create_permissions skips an app without models
+    models_module = getattr(config, "models_module", None)
+    # create_permissions skips an app without a models module, as a migration's state has.
+    config.models_module = models_module or True
     create_permissions(config, apps=apps, verbosity=0)
-    config.models_module = None
+    config.models_module = models_module
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
     group, _ = Group.objects.get_or_create(name=GROUP)

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.utils import timezone
 
@@ -25,7 +25,7 @@ from games.tournaments.models import Round, Tournament
 from games.tournaments.setup import ORGANISERS_GROUP
 from tests.conftest import ensure_bot_accounts
 from tests.games.helpers import logged_in
-from tests.games.tournaments.helpers import enter, make_tournament
+from tests.games.tournaments.helpers import enter, make_tournament, organisers_group
 
 pytestmark = pytest.mark.django_db
 
@@ -422,12 +422,12 @@ def test_saving_a_field_size_with_byes_warns_but_saves(admin: Client) -> None:
 @pytest.fixture
 def organiser(make_person: Callable[..., User]) -> User:
     person = make_person("olga", is_staff=True)
-    person.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
+    person.groups.add(organisers_group())
     return person
 
 
 def test_the_organisers_group_is_made_by_a_migration_with_the_permissions_to_run_tournaments() -> None:
-    group = Group.objects.get(name=ORGANISERS_GROUP)
+    group = organisers_group()
     assert set(group.permissions.values_list("codename", flat=True)) == {
         "add_tournament", "change_tournament", "delete_tournament", "view_tournament",
         "view_entry", "view_round", "view_table",
@@ -475,6 +475,7 @@ def test_staff_without_the_permission_cannot_act_on_tournaments(
 
 
 def test_the_demo_organiser_is_staff_in_the_organisers_group_and_not_superuser() -> None:
+    organisers_group()
     password = demo_organiser_create_once(group_name=ORGANISERS_GROUP)
     assert password
     demo = User.objects.get(username=DEMO_ORGANISER_USERNAME)
