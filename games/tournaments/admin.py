@@ -232,11 +232,18 @@ class TournamentAdmin(admin.ModelAdmin):
     def view_on_site(self, obj: Tournament) -> str:
         return obj.get_absolute_url()  # a draft's page shows to staff only: to check it before publishing
 
+    def _shows_in_words(self, request: HttpRequest, obj: Tournament | None) -> bool:
+        """Started, or shown to someone who may only look: the settings in words."""
+        return not _is_editable(obj) or (obj is not None and not self.has_change_permission(request, obj))
+
     def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
-        if not _is_editable(obj):
+        if self._shows_in_words(request, obj):
             return [
                 (None, {"fields": ("name", "description")}),
-                ("Settings (read-only: it has started)", {"fields": SETTINGS_IN_WORDS}),
+                (
+                    "Settings" if _is_editable(obj) else "Settings (fixed: it has started)",
+                    {"fields": SETTINGS_IN_WORDS},
+                ),
                 ("Status", {"fields": STATUS_FIELDS}),
             ]
         game_options = [
@@ -272,7 +279,7 @@ class TournamentAdmin(admin.ModelAdmin):
         return super().get_form(request, obj, change, **kwargs)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> tuple[str, ...]:
-        if not _is_editable(obj):
+        if self._shows_in_words(request, obj):
             # A started tournament keeps the rules it started with.
             return (*STATUS_FIELDS, *SETTINGS_IN_WORDS)
         return STATUS_FIELDS

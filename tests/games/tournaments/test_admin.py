@@ -470,6 +470,9 @@ def test_staff_without_the_permission_cannot_act_on_tournaments(
     )
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.DRAFT
     assert staff.get("/admin/tournaments/tournament/add/").status_code == 403
+    # They may look: the settings in words, nothing to change.
+    looked = staff.get(f"/admin/tournaments/tournament/{tournament.pk}/change/").content.decode()
+    assert "1 hour per turn" in looked and 'name="turn_limit"' not in looked
     nobody = logged_in(make_person("stan", is_staff=True))
     assert nobody.get("/admin/tournaments/tournament/").status_code == 403
 
