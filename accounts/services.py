@@ -6,6 +6,7 @@ import hashlib
 import secrets
 
 from allauth.account.models import EmailAddress
+from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -14,6 +15,7 @@ from accounts.models import NOTIFY_FIELDS, ApiToken, Notify, User
 from accounts.names import display_name_checked
 
 DEMO_ADMIN_USERNAME = "admin"
+DEMO_ORGANISER_USERNAME = "organiser"
 
 
 def user_update_settings(*, user: User, display_name: str, time_zone: str) -> User:
@@ -76,6 +78,22 @@ def demo_admin_create_once() -> str | None:
         username=DEMO_ADMIN_USERNAME, email="admin@boomsite.local", password=password
     )
     # Mark the address verified so the admin can also use the site's own login.
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return password
+
+
+@transaction.atomic
+def demo_organiser_create_once(*, group_name: str) -> str | None:
+    """Create the embedded mode's organiser: staff in ``group_name`` (the tournaments'
+    "Organisers"), not superuser, with a fresh password; ``None`` if it exists. As the
+    demo admin, the password is returned to be printed once."""
+    if User.objects.filter(username=DEMO_ORGANISER_USERNAME).exists():
+        return None
+    password = secrets.token_urlsafe(12)
+    user = User.objects.create_user(
+        username=DEMO_ORGANISER_USERNAME, email="organiser@boomsite.local", password=password, is_staff=True
+    )
+    user.groups.add(Group.objects.get(name=group_name))
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     return password
 

@@ -121,12 +121,25 @@ def prepare() -> None:
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
     if config.is_embedded():
-        from accounts.services import DEMO_ADMIN_USERNAME, demo_admin_create_once
+        from accounts.services import (
+            DEMO_ADMIN_USERNAME,
+            DEMO_ORGANISER_USERNAME,
+            demo_admin_create_once,
+            demo_organiser_create_once,
+        )
+        from games.tournaments.setup import ORGANISERS_GROUP
 
         password = demo_admin_create_once()
         if password is not None:
             say("run", f"demo admin created: username {DEMO_ADMIN_USERNAME!r}, password {password!r}")
             say("run", "this password is shown only once (reset it with: manage.py changepassword admin)")
+        password = demo_organiser_create_once(group_name=ORGANISERS_GROUP)
+        if password is not None:
+            say(
+                "run",
+                f"demo organiser (runs tournaments in /admin/, not superuser) created: "
+                f"username {DEMO_ORGANISER_USERNAME!r}, password {password!r}",
+            )
 
 
 def children(host: str, port: str) -> list[Child]:

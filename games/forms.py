@@ -1,4 +1,8 @@
-"""The lobby's form: built from the game's declared options and its seat range."""
+"""The lobby's form: built from the game's declared options and its seat range.
+
+``option_form_fields`` and ``time_control_choices`` are the builders: the tournament
+admin's form uses them too, so a game's options and the time controls read the same
+wherever a match or a tournament is set up."""
 
 from __future__ import annotations
 
@@ -41,6 +45,19 @@ def _option_field(game: Game[Any], option: dict[str, Any]) -> forms.Field:
     return forms.BooleanField(label=label, help_text=help_text, initial=default, required=False)
 
 
+def option_form_fields(game: Game[Any], *, prefix: str = "option_") -> dict[str, forms.Field]:
+    """A form field for each option the game declares, named ``prefix`` + the option's
+    name, in the order the game declares them, starting from the option's default."""
+    return {f"{prefix}{option.name}": _option_field(game, option.as_data()) for option in game.options}
+
+
+def options_from_cleaned(
+    game: Game[Any], cleaned: dict[str, Any], *, prefix: str = "option_"
+) -> dict[str, Any]:
+    """The options a form built with ``option_form_fields`` was sent with, by option name."""
+    return {option.name: cleaned.get(f"{prefix}{option.name}") for option in game.options}
+
+
 # The presets, and every whole number of days up to 14 ("days per move").
 TIME_CONTROLS: list[int | None] = [
     None,
@@ -51,11 +68,21 @@ TIME_CONTROLS: list[int | None] = [
 ]
 
 
+def time_control_choices(*, with_none: bool = True) -> list[tuple[str, str]]:
+    """The time controls to choose from, in words ("1 hour per turn"); without "No time
+    limit" where one is required (a tournament's)."""
+    return [
+        ("" if limit is None else str(limit), clocks.describe(limit))
+        for limit in TIME_CONTROLS
+        if with_none or limit is not None
+    ]
+
+
 class MatchCreateForm(forms.Form):
     visibility = forms.ChoiceField(choices=Match.Visibility.choices, initial=Match.Visibility.PUBLIC)
     turn_limit = forms.TypedChoiceField(
         label="Time control",
-        choices=[("" if limit is None else str(limit), clocks.describe(limit)) for limit in TIME_CONTROLS],
+        choices=time_control_choices(),
         coerce=int,
         empty_value=None,
         required=False,
@@ -66,11 +93,8 @@ class MatchCreateForm(forms.Form):
     def __init__(self, game: Game[Any], *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.game = game
-        self.option_names = []
-        for option in game.options:
-            data = option.as_data()
-            self.fields[f"option_{data['name']}"] = _option_field(game, data)
-            self.option_names.append(data["name"])
+        self.fields.update(option_form_fields(game))
+        self.option_names = [option.name for option in game.options]
         self.seat_count = game.max_players
         choices = seat_choices(game)
         for index in range(game.max_players):
@@ -121,5 +145,5 @@ class MatchCreateForm(forms.Form):
             else:
                 seats.append(SeatRequest(kind))  # type: ignore[arg-type]
         cleaned["seats"] = seats
-        cleaned["options"] = {name: cleaned.get(f"option_{name}") for name in self.option_names}
+        cleaned["options"] = options_from_cleaned(self.game, cleaned)
         return cleaned

@@ -13,11 +13,10 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 
 from games.models import Match, game_choices, validate_time_control
-
-# Largest field a tournament may have (the pairing bench goes to 1,024).
-MAX_ENTRANTS = 1024
+from games.tournaments.formats import MAX_ENTRANTS
 
 
 class Tournament(models.Model):
@@ -91,6 +90,9 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.pk])
 
     @property
     def is_over(self) -> bool:

@@ -11,8 +11,11 @@ from datetime import datetime
 from django.db.models import Count, Max, Q, QuerySet
 from django.urls import reverse
 
+from accounts.models import User
+from games.engine import IllegalAction, get
 from games.match_notes import MatchNote
 from games.models import Match
+from games.services import MatchError, bot_account
 from games.tournaments import formats
 from games.tournaments.models import Entry, Round, Table, Tournament
 from games.tournaments.setup import format_settings
@@ -221,3 +224,51 @@ def tournament_rows(tournament: Tournament) -> TournamentRows:
     ):
         tables_of.setdefault(table.round_id, []).append(table)
     return TournamentRows(tournament=tournament, entries=entries, rounds=rounds, tables_of=tables_of)
+
+
+@dataclass(frozen=True)
+class FirstRoundPreview:
+    """Round 1 as it would be seated if the tournament started now: provisional, since
+    seeds are set at the start (by rating or at random). Here people are seeded in the
+    order they registered and the bot places after them."""
+
+    people: int
+    bots: int
+    tables: list[list[str]]  # names, in seat order
+    byes: list[str]
+    why_not: str  # why it could not start now ("" when it could)
+
+
+def first_round_preview(tournament: Tournament) -> FirstRoundPreview:
+    """For the organiser, before the start: the current entrants and the bots that would
+    fill the empty places (``formats.bot_places``), seated by the format's ``next_round``."""
+    names = [entry.display_name for entry in active_entries(tournament).order_by("registered_at", "pk")]
+    people = len(names)
+    bots = formats.bot_places(
+        field_size=tournament.max_entrants, entrants=people, filling=bool(tournament.bot_fill_level)
+    )
+    if not people:
+        why = "Nobody has entered yet (bots fill only the places beside people)."
+        return FirstRoundPreview(people=0, bots=bots, tables=[], byes=[], why_not=why)
+    names += [f"{_bot_name(tournament)} {number}" for number in range(1, bots + 1)]
+    settings = format_settings(tournament)
+    too_few = formats.validate(settings, len(names))
+    if too_few:
+        return FirstRoundPreview(people=people, bots=bots, tables=[], byes=[], why_not=" ".join(too_few))
+    planned = formats.next_round(formats.State(settings=settings, seeds=tuple(range(1, len(names) + 1))))
+    assert planned is not None  # a tournament with enough entrants has a first round
+    return FirstRoundPreview(
+        people=people,
+        bots=bots,
+        tables=[[names[seed - 1] for seed in table.entrants] for table in planned.tables],
+        byes=[names[seed - 1] for seed in planned.byes],
+        why_not="",
+    )
+
+
+def _bot_name(tournament: Tournament) -> str:
+    """The name bot places take (``services._bot_fill``: the bot account's name, numbered)."""
+    try:
+        return bot_account(tournament.bot_fill_level, get(tournament.game)).public_name
+    except (MatchError, IllegalAction, User.DoesNotExist):
+        return f"{tournament.bot_fill_level.title()} Bot"

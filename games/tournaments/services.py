@@ -218,36 +218,12 @@ def _too_few(tournament: Tournament, entries: list[Entry]) -> str:
     return "Not enough entrants: " + " ".join(too_few) if too_few else ""
 
 
-def full_field(settings: formats.Settings, entrants: int, limit: int) -> int:
-    """The smallest field of at least ``entrants`` (and at most ``limit``) with every
-    table full and, in single elimination, no byes in any round; ``entrants`` itself
-    when there is none (bots then fill nothing)."""
-    for field in range(entrants, limit + 1):
-        if _is_full(settings, field):
-            return field
-    return entrants
-
-
-def _is_full(settings: formats.Settings, field: int) -> bool:
-    size = settings.table_size
-    if settings.format != Tournament.Format.SINGLE_ELIMINATION:
-        return field % size == 0
-    while field > size:
-        if field % size:
-            return False
-        field = field // size * settings.advance
-    return field == size
-
-
-def _bot_places(tournament: Tournament, field: int) -> int:
-    """How many empty places bots fill (``bot_fill_level``) beside ``field`` entrants: up
-    to the smallest full field (tables all full, no byes), never above the maximum."""
-    if not tournament.bot_fill_level:
-        return 0
-    target = full_field(
-        format_settings(tournament), max(field, tournament.table_size), tournament.max_entrants
+def _bot_places(tournament: Tournament, entrants: int) -> int:
+    """How many empty places bots fill beside ``entrants`` people: all of them up to the
+    field size (``max_entrants``) when the organiser chose a bot level."""
+    return formats.bot_places(
+        field_size=tournament.max_entrants, entrants=entrants, filling=bool(tournament.bot_fill_level)
     )
-    return target - field
 
 
 def _bot_fill(tournament: Tournament, entries: list[Entry]) -> list[Entry]:

@@ -78,6 +78,9 @@ def test_run_starts_everything_serves_pages_and_stops_cleanly_on_sigterm(tmp_pat
     for prefix in ("redis  |", "web    |", "worker |", "beat   |", "run    |"):
         assert prefix in output, f"no line prefixed {prefix!r}"
     assert "demo admin created: username 'admin'" in output
+    assert (
+        "demo organiser (runs tournaments in /admin/, not superuser) created: username 'organiser'" in output
+    )
     assert (tmp_path / "db.sqlite3").exists() and (tmp_path / "redis").is_dir()
 
     # A second run reuses the database, the key and the venv: up quickly, no new password.
@@ -86,7 +89,7 @@ def test_run_starts_everything_serves_pages_and_stops_cleanly_on_sigterm(tmp_pat
         wait_for(lambda: (h := healthz(port)) and h.get("ok"), timeout=90, what="a green /healthz again")
     finally:
         assert stop_site(process) == 0
-    assert "demo admin created" not in "".join(lines)
+    assert "demo admin created" not in "".join(lines) and "demo organiser" not in "".join(lines)
 
 
 def test_run_stops_everything_when_a_child_dies(tmp_path: Path) -> None:

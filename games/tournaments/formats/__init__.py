@@ -3,8 +3,10 @@ round robin and Swiss, with pairs or tables of N. The rules in words: ``rules_te
 and docs/tournaments.md."""
 
 from games.tournaments.formats.api import bracket, next_round, standings
+from games.tournaments.formats.field import bot_places, field_warning, full_field, is_full
 from games.tournaments.formats.model import (
     FORMATS,
+    MAX_ENTRANTS,
     ROUND_ROBIN,
     SINGLE_ELIMINATION,
     SWISS,
@@ -21,6 +23,7 @@ from games.tournaments.formats.validation import validate
 
 __all__ = [
     "FORMATS",
+    "MAX_ENTRANTS",
     "ROUND_ROBIN",
     "SINGLE_ELIMINATION",
     "SWISS",
@@ -31,7 +34,11 @@ __all__ = [
     "Standing",
     "State",
     "Table",
+    "bot_places",
     "bracket",
+    "field_warning",
+    "full_field",
+    "is_full",
     "next_round",
     "rules_text",
     "standings",

@@ -10,6 +10,8 @@ SINGLE_ELIMINATION = "single_elimination"
 ROUND_ROBIN = "round_robin"
 SWISS = "swiss"
 FORMATS = (SINGLE_ELIMINATION, ROUND_ROBIN, SWISS)
+# Largest field a tournament may have (the pairing bench goes to 1,024).
+MAX_ENTRANTS = 1024
 
 
 @dataclass(frozen=True)

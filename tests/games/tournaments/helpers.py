@@ -3,11 +3,14 @@ tables finished through the core (players resign, worst first), as play would le
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
 from celery.signals import before_task_publish
+from django.apps import apps
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from accounts.models import User
@@ -17,6 +20,13 @@ from games.models import Match
 from games.services import match_resign
 from games.tournaments import services
 from games.tournaments.models import Entry, Table, Tournament
+from games.tournaments.setup import ORGANISERS_GROUP
+
+
+def organisers_group() -> Group:
+    """The Organisers group as migration 0002 makes it (a transactional test flushes it)."""
+    importlib.import_module("games.tournaments.migrations.0002_organisers_group").add_group(apps, None)
+    return Group.objects.get(name=ORGANISERS_GROUP)
 
 
 def make_tournament(organiser: User, **settings: Any) -> Tournament:

@@ -99,7 +99,7 @@ def test_each_person_seated_gets_one_email_and_bots_none(
     mailbox: Mailbox, organiser: User, people: list[User]
 ) -> None:
     # Three people and a basic bot filling the fourth place: two tables of two.
-    tournament = make_tournament(organiser, name="Autumn Cup", bot_fill_level="basic")
+    tournament = make_tournament(organiser, name="Autumn Cup", bot_fill_level="basic", max_entrants=4)
     enter(tournament, people)
     round_1 = started(tournament)
     assert tournament.entries.filter(bot_number__isnull=False).count() == 1
@@ -264,7 +264,7 @@ def test_the_start_tells_each_person_their_first_table_in_one_email(
 ) -> None:
     """**Decision**: round 1's "your table is ready" is the start's email, not a second
     one in the same second. Bots get none."""
-    tournament = make_tournament(organiser, name="Autumn Cup", bot_fill_level="basic")
+    tournament = make_tournament(organiser, name="Autumn Cup", bot_fill_level="basic", max_entrants=4)
     enter(tournament, people)
     worker(lambda: services.tournament_start(tournament_id=tournament.pk))
     assert worker.names() == ["tournament_started"]  # no round_seated for round 1

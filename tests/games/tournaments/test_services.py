@@ -226,10 +226,8 @@ def test_an_entry_shows_the_name_its_tables_show(organiser: User, make_person: C
     assert services.tournament_register(tournament_id=tournament.pk, user=plain).display_name == "x" * 60
 
 
-def test_bots_fill_the_empty_places_up_to_full_tables_without_byes(
-    organiser: User, people: list[User]
-) -> None:
-    tournament = make_tournament(organiser, table_size=4, advance=2, bot_fill_level="random", max_entrants=16)
+def test_bots_fill_the_empty_places_up_to_the_field_size(organiser: User, people: list[User]) -> None:
+    tournament = make_tournament(organiser, table_size=4, advance=2, bot_fill_level="random", max_entrants=8)
     enter(tournament, people[:5])
     services.tournament_start(tournament_id=tournament.pk)
     entries = list(tournament.entries.order_by("seed"))
@@ -246,22 +244,26 @@ def test_bots_fill_the_empty_places_up_to_full_tables_without_byes(
     assert all(len(table.entries) == 4 for table in tables_of(tournament, 1))
 
 
-@pytest.mark.parametrize(
-    ("rules", "entrants", "full"),
-    [
-        (formats.Settings("single_elimination", 2), 5, 8),
-        (formats.Settings("single_elimination", 4, advance=2), 5, 8),
-        (formats.Settings("single_elimination", 4, advance=1), 5, 16),
-        (formats.Settings("single_elimination", 3, advance=1), 4, 9),
-        (formats.Settings("swiss", 4, rounds=3), 9, 12),
-        (formats.Settings("round_robin", 2), 7, 8),
-        (formats.Settings("single_elimination", 2), 40, 40),  # no full field up to the limit
-    ],
-)
-def test_the_full_field_has_every_table_full_and_no_byes(
-    rules: formats.Settings, entrants: int, full: int
-) -> None:
-    assert services.full_field(rules, entrants, limit=32) == full
+def test_two_friends_and_six_bots_make_an_eight_place_bracket(organiser: User, people: list[User]) -> None:
+    """Issue 33: bot fill only completed the last table, so two friends in pairs got no
+    bots. It fills every empty place up to the field size the organiser chose."""
+    tournament = make_tournament(organiser, bot_fill_level="random", max_entrants=8)
+    enter(tournament, people[:2])
+    services.tournament_start(tournament_id=tournament.pk)
+    assert tournament.entries.count() == 8
+    assert tournament.entries.filter(bot_number__isnull=False).count() == 6
+    round_1 = tables_of(tournament, 1)
+    assert len(round_1) == 4 and Round.objects.get(tournament=tournament, number=1).byes == []
+
+
+def test_a_field_size_that_is_not_full_is_played_with_byes(organiser: User, people: list[User]) -> None:
+    """Bots fill up to the field size, whatever it is: 6 in pairs gives the top two seeds byes."""
+    tournament = make_tournament(organiser, bot_fill_level="random", max_entrants=6)
+    enter(tournament, people[:2])
+    services.tournament_start(tournament_id=tournament.pk)
+    assert tournament.entries.count() == 6
+    assert len(tables_of(tournament, 1)) == 2
+    assert len(Round.objects.get(tournament=tournament, number=1).byes) == 2
 
 
 def test_the_sweep_starts_tournaments_whose_time_has_come(organiser: User, people: list[User]) -> None:
@@ -345,4 +347,4 @@ def test_one_person_and_bots_fill_a_tournament(organiser: User, ann: User) -> No
     services.tournament_start(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
-    assert tournament.entries.count() == 2 and Match.objects.count() == 1
+    assert tournament.entries.count() == 4 and Match.objects.count() == 2
