@@ -156,7 +156,9 @@ def test_the_page_shows_the_settings_in_words_and_the_written_rules(
     assert f"Format {tournament.get_format_display()}" in shown
     assert "Time control 1 hour per turn" in shown
     assert (
-        "Seeding Random" in shown and "Rated No" in shown and "those not taken by people are filled with basic bots at the start" in shown
+        "Seeding Random" in shown
+        and "Rated No" in shown
+        and "those not taken by people are filled with basic bots at the start" in shown
     )
     assert "Vacation Pauses your clocks" in shown
     if tournament.format == Tournament.Format.SWISS:
@@ -210,7 +212,9 @@ def test_the_bracket_links_each_table_and_moves_as_tables_finish(
     assert re.search(rf"1st {re.escape(winner.display_name)} goes on 2nd", text_of(played.group(0)))
     assert 'class="decided"' in bracket
     # The final is seated when the round's last table is done; it names who goes on to it at once.
-    final_box = re.search(r'<article class="bracket-table[^"]*"[^>]*data-round="2".*?</article>', bracket, re.S)
+    final_box = re.search(
+        r'<article class="bracket-table[^"]*"[^>]*data-round="2".*?</article>', bracket, re.S
+    )
     assert final_box and "Not seated yet" in text_of(final_box.group(0))
     assert winner.display_name in text_of(final_box.group(0))
     assert text_of(bracket).count("to be decided") == 1
