@@ -185,22 +185,27 @@ def standing_rows(
 ) -> list[StandingRow]:
     """Swiss and round robin: points and tie-breaks, each entrant's state in words."""
     current = rounds[-1] if rounds and not rounds[-1].is_finished else None
-    rows = []
-    for standing in standings:
-        entry = by_id[standing.entrant]
-        rows.append(
-            StandingRow(
-                place=standing.place,
-                entry=entry,
-                points=standing.points,
-                tiebreaks=[value for _, value in standing.tiebreaks],
-                byes=standing.byes,
-                out_words=out_in_words(entry) if standing.out else "",
-                state=_points_state(tournament, standing, entry, current),
-                is_out=standing.out,
-            )
+    return [
+        _row(
+            standing,
+            by_id[standing.entrant],
+            _points_state(tournament, standing, by_id[standing.entrant], current),
         )
-    return rows
+        for standing in standings
+    ]
+
+
+def _row(standing: formats.Standing, entry: Entry, state: str, *, is_out: bool | None = None) -> StandingRow:
+    return StandingRow(
+        place=standing.place,
+        entry=entry,
+        points=standing.points,
+        tiebreaks=[value for _, value in standing.tiebreaks],
+        byes=standing.byes,
+        out_words=out_in_words(entry) if standing.out else "",
+        state=state,
+        is_out=standing.out if is_out is None else is_out,
+    )
 
 
 def _points_state(
@@ -239,22 +244,14 @@ def elimination_rows(
     rows = []
     for standing in standings:
         entry = by_id[standing.entrant]
-        rounds_passed = int(standing.points)
-        stop_place = int(standing.tiebreaks[0][1])
-        rows.append(
-            StandingRow(
-                place=standing.place,
-                entry=entry,
-                points=standing.points,
-                tiebreaks=[value for _, value in standing.tiebreaks],
-                byes=standing.byes,
-                out_words=out_in_words(entry) if standing.out else "",
-                state=_elimination_state(
-                    tournament, entry, rounds_passed, stop_place, current, round_count, standing.out
-                ),
-                is_out=standing.out or stop_place > 0,
-            )
+        rounds_passed = int(standing.points)  # elimination's "points": the rounds gone on from
+        stop_place = int(standing.tiebreaks[0][1])  # the place where it stopped (0: still in)
+        state = _elimination_state(
+            tournament, entry, rounds_passed, stop_place, current, round_count, standing.out
         )
+        # Out of it: withdrew, forfeited, or stopped at a table (the winner stops at none).
+        eliminated = standing.out or (stop_place > 0 and rounds_passed < round_count)
+        rows.append(_row(standing, entry, state, is_out=eliminated))
     return rows
 
 

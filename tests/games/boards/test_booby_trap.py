@@ -44,7 +44,7 @@ def _ids(state: Any) -> list[str]:
 
 
 def _prompt(page: str) -> str:
-    match = re.search(r'<p class="bt-prompt[^"]*">(.*?)</p>', page)
+    match = re.search(r'<p [^>]*class="bt-prompt[^"]*"[^>]*>(.*?)</p>', page)
     assert match is not None
     return html.unescape(match.group(1))
 

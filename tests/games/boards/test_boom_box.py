@@ -21,7 +21,7 @@ _SEAT = re.compile(r'<section class="bb-seat[^"]*" aria-label="([^"]*)">(.*?)</s
 
 
 def _prompt(page: str) -> str:
-    match = re.search(r'<p class="bb-prompt[^"]*" role="status">(.*?)</p>', page)
+    match = re.search(r'<p [^>]*class="bb-prompt[^"]*" role="status">(.*?)</p>', page)
     assert match is not None
     return html.unescape(match.group(1))
 

@@ -26,7 +26,7 @@ def _canonical(action: dict[str, Any]) -> str:
 
 
 def _prompt(page: str) -> str:
-    match = re.search(r'<p class="dgb-prompt[^"]*" role="status">(.*?)</p>', page)
+    match = re.search(r'<p [^>]*class="dgb-prompt[^"]*" role="status">(.*?)</p>', page)
     assert match is not None
     return html.unescape(match.group(1))
 

@@ -227,7 +227,7 @@ def test_consultant_buttons_sit_on_their_cards() -> None:
     state = ask_row(new(), 0)
     page = board_html(GAME, state, 0)
     # The Analyst, usable now, is drawn in the prompt with its buttons, next to "pass".
-    prompt = page[page.index('<section class="iab-prompt') : page.index('<div class="iab-layout">')]
+    prompt = page[page.index('<section id="board-prompt"') : page.index('<div class="iab-layout">')]
     assert [action["type"] for action in buttons(prompt)] == ["use", "standing_pass", "pass"]
     assert "Use the Analyst" in prompt and "Never ask again" in prompt
     # On the list, the Analyst points up there; the Chronometrist (not usable now) keeps its standing pass.

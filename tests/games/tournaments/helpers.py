@@ -3,7 +3,9 @@ tables finished through the core (players resign, worst first), as play would le
 
 from __future__ import annotations
 
+import html
 import importlib
+import re
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
@@ -11,6 +13,7 @@ from typing import Any
 from celery.signals import before_task_publish
 from django.apps import apps
 from django.contrib.auth.models import Group
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
@@ -126,3 +129,35 @@ class Worker:
     def names(self) -> list[str]:
         """The names of the tasks run so far, without their module, in order."""
         return [name.rsplit(".", 1)[1] for name, _ in self.ran]
+
+
+# -- reading a page as a person does ---------------------------------------------------
+
+
+def section(page: str, name: str) -> str:
+    """The HTML of ``<section id="name">`` up to its own end (sections nest in the live part)."""
+    start = page.index(f'<section id="{name}"')
+    depth, position = 0, start
+    for tag in re.finditer(r"<(/?)section\b[^>]*>", page[start:]):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            position = start + tag.end()
+            break
+    return page[start:position]
+
+
+def text_of(fragment: str) -> str:
+    """What a person reads: tags gone, entities decoded, spaces squeezed."""
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+    return re.sub(r" ([.,:;])", r"\1", words)
+
+
+def page_of(client: Client, tournament: Tournament) -> str:
+    response = client.get(f"/tournaments/{tournament.pk}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def messages_on(page: str) -> str:
+    found = re.search(r'<ul class="messages".*?</ul>', page, re.S)
+    return text_of(found.group(0)) if found else ""

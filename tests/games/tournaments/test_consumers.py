@@ -4,7 +4,6 @@ watch a published tournament, and a draft or a missing one is refused."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,11 +18,6 @@ from tests.games.sockets import ORIGIN, Viewer, next_of, run
 from tests.games.tournaments.helpers import finish_table, make_tournament, tables_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def organiser(make_person: Callable[..., User]) -> User:
-    return make_person("organiser", is_staff=True)
 
 
 def tournament_socket(

@@ -30,11 +30,6 @@ PAGES = ["/", "/play/"]
 
 
 @pytest.fixture
-def organiser(make_person: Callable[..., User]) -> User:
-    return make_person("organiser", is_staff=True)
-
-
-@pytest.fixture
 def people(make_person: Callable[..., User]) -> list[User]:
     return [make_person(f"player{number}", display_name=f"Player {number}") for number in range(1, 9)]
 

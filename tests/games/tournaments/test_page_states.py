@@ -20,15 +20,17 @@ from games.services import match_resign
 from games.tournaments import services
 from games.tournaments.models import Entry, Table, Tournament
 from tests.games.helpers import logged_in
-from tests.games.tournaments.helpers import enter, make_tournament, table_done, tables_of
-from tests.games.tournaments.test_views import page_of, section, text_of
+from tests.games.tournaments.helpers import (
+    enter,
+    make_tournament,
+    page_of,
+    section,
+    table_done,
+    tables_of,
+    text_of,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser(make_person: Callable[..., User]) -> User:
-    return make_person("organiser", is_staff=True)
 
 
 @pytest.fixture
@@ -131,6 +133,8 @@ def test_a_finished_single_elimination_has_final_standings_by_the_round_one_went
     champion, runner_up = by_seed[final_seeds[0]], by_seed[final_seeds[1]]
     semi_loser = next(entry for entry in by_seed.values() if entry.pk not in final.entries)
     assert [entry for entry, _ in rows] == [champion.pk, runner_up.pk, semi_loser.pk]
+    row_classes = re.findall(r'<tr class="([^"]*)" data-entry', standings)
+    assert row_classes == ["", "out", "out"]  # the winner's row is not greyed as out
     assert rows[0][1].endswith("won")
     assert rows[1][1].endswith("shared 1st in the final (the better seed wins)")
     assert rows[2][1].endswith("out in round 1 (2nd at the table)")

@@ -28,11 +28,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organiser(make_person: Callable[..., User]) -> User:
-    return make_person("organiser", is_staff=True)
-
-
-@pytest.fixture
 def people(make_person: Callable[..., User]) -> list[User]:
     return [make_person(f"player{number}") for number in range(1, 9)]
 

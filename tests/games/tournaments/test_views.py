@@ -4,7 +4,6 @@ and withdrawing through the forms, what a draft hides, and the pages' query budg
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -24,7 +23,16 @@ from games.tournaments.models import Entry, Tournament
 from games.tournaments.selectors import format_state, state_from_rows
 from games.tournaments.setup import format_settings
 from tests.games.helpers import logged_in
-from tests.games.tournaments.helpers import enter, make_tournament, table_done, tables_of
+from tests.games.tournaments.helpers import (
+    enter,
+    make_tournament,
+    messages_on,
+    page_of,
+    section,
+    table_done,
+    tables_of,
+    text_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -38,42 +46,8 @@ LIST_QUERIES = 10
 
 
 @pytest.fixture
-def organiser(make_person: Callable[..., User]) -> User:
-    return make_person("organiser", is_staff=True)
-
-
-@pytest.fixture
 def people(make_person: Callable[..., User]) -> list[User]:
     return [make_person(f"player{number}", display_name=f"Player {number}") for number in range(1, 17)]
-
-
-def section(page: str, name: str) -> str:
-    """The HTML of ``<section id="name">`` up to its own end (sections nest in the live part)."""
-    start = page.index(f'<section id="{name}"')
-    depth, position = 0, start
-    for tag in re.finditer(r"<(/?)section\b[^>]*>", page[start:]):
-        depth += -1 if tag.group(1) else 1
-        if depth == 0:
-            position = start + tag.end()
-            break
-    return page[start:position]
-
-
-def text_of(fragment: str) -> str:
-    """What a person reads: tags gone, entities decoded, spaces squeezed."""
-    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
-    return re.sub(r" ([.,:;])", r"\1", words)
-
-
-def page_of(client: Client, tournament: Tournament) -> str:
-    response = client.get(f"/tournaments/{tournament.pk}/")
-    assert response.status_code == 200
-    return response.content.decode()
-
-
-def messages_on(page: str) -> str:
-    found = re.search(r'<ul class="messages".*?</ul>', page, re.S)
-    return text_of(found.group(0)) if found else ""
 
 
 # -- the list ------------------------------------------------------------------------
