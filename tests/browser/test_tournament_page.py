@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from accounts.models import User
 from games.tournaments import effects, services
@@ -50,20 +51,24 @@ def people(count: int) -> list[User]:
 
 
 def keyboard_scrolls_to_the_end(page: Any, selector: str) -> bool:
-    """Focus the scroll box by keyboard (Tab from the heading before it) and press the right
-    arrow until it can go no further: whether it then shows its right edge."""
+    """Focus the scroll box (it is in the Tab order) and press the right arrow until it can
+    go no further: whether it then shows its right edge. The browser scrolls smoothly, so
+    the end is waited for, not read at once."""
     page.focus(selector)
     assert page.evaluate(
         "(selector) => document.activeElement === document.querySelector(selector)", selector
     )
     for _ in range(60):
         page.keyboard.press("ArrowRight")
-    return bool(
-        page.evaluate(
+    try:
+        page.wait_for_function(
             "(s) => { const b = document.querySelector(s); return b.scrollLeft + b.clientWidth >= b.scrollWidth - 1; }",
-            selector,
+            arg=selector,
+            timeout=5_000,
         )
-    )
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def test_a_swiss_page_live_your_table_and_standings_that_fit(live_site: str, browser: Any) -> None:
