@@ -112,10 +112,12 @@ class Board:
 
     @property
     def log(self) -> list[dict[str, Any]]:
-        """The view's log, newest first, each entry with its text in display names."""
+        """The view's log, newest first, each entry with its text in display names (the
+        viewer's own seat as "you")."""
         entries = self.view.get("log") or []
         return [
-            {**item, "text": render_text(str(item.get("text", "")), self.names)} for item in reversed(entries)
+            {**item, "text": render_text(str(item.get("text", "")), self.names, self.seat)}
+            for item in reversed(entries)
         ]
 
     def name(self, seat: int | None) -> str:

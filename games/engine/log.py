@@ -238,11 +238,42 @@ def _fresh(cached: _Cached) -> dict[str, Any]:
     return fresh
 
 
-def render_text(text: str, names: Sequence[str]) -> str:
-    """Replace ``{sN}`` seat marks with display names (unknown seats read "Seat N+1")."""
+def render_text(text: str, names: Sequence[str], viewer: int | None = None) -> str:
+    """Replace ``{sN}`` seat marks with display names (unknown seats read "Seat N+1").
 
-    def name_for(match: re.Match[str]) -> str:
-        index = int(match.group(1))
-        return names[index] if index < len(names) else f"Seat {index + 1}"
+    In the text a seat's own player reads (``viewer``: their seat), their own mark reads
+    "you": "You drew 'lip'", "Ann gave you 'lip'", "your box", never their own name
+    beside the "You ..." lines of their private view. A verb right after it agrees
+    ("you are", "you ask": ``_YOU_VERBS``, the present-tense verbs the games' texts use
+    after a mark); "you" starts with a capital where a sentence starts."""
 
-    return _SEAT_MARK.sub(name_for, text)
+    def replace(match: re.Match[str]) -> str:
+        index, possessive, space, word = int(match.group(1)), match.group(2), match.group(3), match.group(4)
+        following = (space or "") + (word or "")
+        if index != viewer:
+            return _name(index, names) + (possessive or "") + following
+        if possessive:
+            you = "your"
+        else:
+            you = "you"
+            following = (space or "") + (_YOU_VERBS.get(word, word) if word else "")
+        starts_sentence = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?:"
+        return (you.capitalize() if starts_sentence else you) + following
+
+    return _MARK_AND_NEXT.sub(replace, text)
+
+
+# The present-tense verbs the games' log texts put right after a seat's mark, as "you"
+# says them (tests/engine/test_log_you.py reads every text the games write for others).
+_YOU_VERBS = {
+    "is": "are", "has": "have", "was": "were", "does": "do", "asks": "ask", "calls": "call",
+    "cuts": "cut", "gets": "get", "gives": "give", "goes": "go", "holds": "hold", "keeps": "keep",
+    "lets": "let", "loses": "lose", "misses": "miss", "names": "name", "opens": "open",
+    "passes": "pass", "plays": "play", "scores": "score", "takes": "take", "turns": "turn",
+    "wins": "win", "draws": "draw",
+}  # fmt: skip
+_MARK_AND_NEXT = re.compile(r"\{s(\d+)\}('s\b)?(?:( )([A-Za-z]+))?")
+
+
+def _name(index: int, names: Sequence[str]) -> str:
+    return names[index] if index < len(names) else f"Seat {index + 1}"

@@ -10,6 +10,11 @@ Two sorted sets per match, each member scored by the moment it stops counting:
   push, which draws the boards of the kinds someone is looking as, and no other
   (``push.py``).
 
+and one hash per match, ``<prefix>:left:<match id>``: each signed-in person's last
+socket close on it (user id -> time). Reader: the nudge, whose grace counts from when
+the person was last seen at the match, not from when a sweep last looked
+(``last_seen``).
+
 A socket refreshes its members every ``REFRESH_SECONDS`` while it is open
 (``consumers.py``) and removes them when it closes; a server that is killed leaves
 members that simply expire, so nobody stays "online" forever.
@@ -43,6 +48,14 @@ TTL_SECONDS = 2 * REFRESH_SECONDS + 5
 
 def _key(match_id: int) -> str:
     return f"{settings.CACHE_KEY_PREFIX}:presence:{match_id}"
+
+
+def _left_key(match_id: int) -> str:
+    return f"{settings.CACHE_KEY_PREFIX}:left:{match_id}"
+
+
+# How long a close is remembered: longer than any grace a nudge waits after it.
+LEFT_TTL_SECONDS = 24 * 3600
 
 
 def _viewers_key(match_id: int) -> str:
@@ -97,6 +110,9 @@ async def forget(match_id: int, socket: str, kind: str, user_id: int | None) -> 
         async with _async_client().pipeline(transaction=False) as pipe:
             for key, member in _members(match_id, socket, kind, user_id):
                 pipe.zrem(key, member)
+            if user_id is not None:
+                pipe.hset(_left_key(match_id), str(user_id), repr(time.time()))
+                pipe.expire(_left_key(match_id), LEFT_TTL_SECONDS)
             await pipe.execute()
     except redis.RedisError:
         logger.warning("presence: could not forget match %s", match_id)
@@ -141,3 +157,21 @@ def _users(members: Iterable[object]) -> set[int]:
 
 def is_connected(user_id: int, match_id: int) -> bool:
     return user_id in connected(match_id)
+
+
+def last_seen(user_id: int, match_id: int) -> float | None:
+    """When ``user_id`` last had ``match_id`` open (a time as ``time.time()``): now while
+    they have it open, else when their last socket on it closed; None when not known
+    (never opened, long ago, or a server that died: its members just expired)."""
+    now = time.time()
+    try:
+        with _client().pipeline(transaction=False) as pipe:
+            pipe.zrangebyscore(_key(match_id), now, "+inf")
+            pipe.hget(_left_key(match_id), str(user_id))
+            people, left = pipe.execute()
+    except redis.RedisError:
+        logger.warning("presence: could not read match %s", match_id)
+        return None
+    if user_id in _users(people):
+        return now
+    return float(left) if left is not None else None

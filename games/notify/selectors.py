@@ -130,7 +130,8 @@ def _happened_since_last_move(match: Match, seat: Seat, names: list[str]) -> tup
     game = match.engine
     log = game.view(match.decoded_state(), seat.index)["log"]
     seen = _log_length_after_last_move(match, seat)
-    lines = [render_text(str(item.get("text", "")), names) for item in log[seen if seen <= len(log) else 0 :]]
+    since = log[seen if seen <= len(log) else 0 :]
+    lines = [render_text(str(item.get("text", "")), names, seat.index) for item in since]
     shown = lines[-LOG_LINES:]
     return shown, len(lines) - len(shown)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from django.core.mail import EmailMultiAlternatives
@@ -150,8 +150,11 @@ def seat_notice(*, seat_id: int, due_at: datetime, kind: str) -> NoticeOutcome:
         advance_to(None)()
         return NoticeOutcome.SKIPPED
     assert seat.user is not None and seat.decision_ply is not None
-    if presence.is_connected(seat.user.pk, seat.match_id):
-        advance_to(_later(seat, column, now))()
+    # The grace counts from the last moment the player was seen at the match: one who
+    # kept it open for a minute and left 3 s ago is not nudged now, but a grace after leaving.
+    seen = presence.last_seen(seat.user.pk, seat.match_id)
+    if seen is not None and now < datetime.fromtimestamp(seen, tz=UTC) + selectors.grace():
+        advance_to(_later(seat, column, datetime.fromtimestamp(seen, tz=UTC)))()
         return NoticeOutcome.PUSHED
     notice = Notice(user=seat.user, match=seat.match, ply=seat.decision_ply, kind=kind, claimed_at=now)
     if not _claim(notice, advance_to(None)):
@@ -167,11 +170,11 @@ def _why_no_turn_email(seat: Seat, kind: str, now: datetime) -> str | None:
     return why_no_email(seat.user, kind, now)
 
 
-def _later(seat: Seat, column: str, now: datetime) -> datetime | None:
+def _later(seat: Seat, column: str, seen: datetime) -> datetime | None:
     """When to look again at a nudge or alarm put off because its player is at the
-    table: a grace later, unless the next event (the alarm, the deadline) comes first
-    and says it all."""
-    later = now + selectors.grace()
+    table, or left it less than a grace ago: a grace after ``seen``, unless the next
+    event (the alarm, the deadline) comes first and says it all."""
+    later = seen + selectors.grace()
     next_event = (seat.alarm_at if column == "nudge_at" else None) or seat.deadline_at
     return None if next_event is not None and later >= next_event else later
 

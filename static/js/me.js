@@ -10,7 +10,8 @@
   const link = document.getElementById("my-matches-link");
   const notifyMe = document.getElementById("notify-me");
   // The title the page has without a count (base.html puts the count in front of it).
-  const PREFIX = /^\(\d+\) Your turn · /;
+  // One count, one word for it: a turn to take and an invitation to answer both wait for you.
+  const PREFIX = /^\(\d+\) Waiting for you · /;
   const plainTitle = document.title.replace(PREFIX, "");
   let count = parseInt(badge.textContent, 10) || 0;
   let retry = 1000;
@@ -23,7 +24,7 @@
       shown.textContent = String(next);
       shown.hidden = next === 0;
     });
-    document.title = next ? "(" + next + ") Your turn · " + plainTitle : plainTitle;
+    document.title = next ? "(" + next + ") Waiting for you · " + plainTitle : plainTitle;
     if (grew && document.hidden) notify(next);
   }
 
@@ -36,7 +37,7 @@
     const text = next === 1 ? "A match is waiting for you." : next + " matches are waiting for you.";
     try {
       // One tag: a later one replaces it (and the other tabs' ones), so one stays shown.
-      const note = new Notification("Your turn · Boomsite", { body: text, tag: "boomsite-waiting" });
+      const note = new Notification("Waiting for you · Boomsite", { body: text, tag: "boomsite-waiting" });
       note.onclick = function () {
         window.focus();
         location.href = link.href;

@@ -62,7 +62,7 @@ def test_the_title_and_badge_follow_the_opponents_move_on_another_page(live_site
     page.wait_for_selector("#your-turn-badge[data-live='yes']", state="attached")  # its socket is open
 
     off_the_event_loop(lambda: play_until_the_turn_passes(match, mover))
-    page.wait_for_function("() => document.title === '(1) Your turn · Boomsite'", timeout=10_000)
+    page.wait_for_function("() => document.title === '(1) Waiting for you · Boomsite'", timeout=10_000)
     assert page.is_visible("#your-turn-badge") and page.inner_text("#your-turn-badge") == "1"
     # On a phone the links fold behind the menu button, which shows the count too.
     page.set_viewport_size({"width": 390, "height": 844})
@@ -72,7 +72,7 @@ def test_the_title_and_badge_follow_the_opponents_move_on_another_page(live_site
 
     # My matches: the same count, and the turn's clock counting down (5 minutes a turn).
     page.goto(f"{live_site}/matches/")
-    assert page.title() == "(1) Your turn · My matches · Boomsite"
+    assert page.title() == "(1) Waiting for you · My matches · Boomsite"
     clock = page.locator("#your-turn time[data-countdown]")
     first = clock.inner_text()
     assert re.fullmatch(r"[0-4]:[0-5]\d left", first), first

@@ -68,6 +68,22 @@ async def closed_with(ws: WebsocketCommunicator, code: int) -> None:
 # -- on the pages ------------------------------------------------------------------
 
 
+def test_invitations_alone_are_waiting_for_you_in_the_title_and_on_my_matches(
+    ann: User, bob: User, make_person: Any
+) -> None:
+    """Issue 34, bug 5: the title said "(2) Your turn" while My matches said no match was
+    waiting, both being invitations. One count, one word for it, on both."""
+    invite(bob, ann)
+    invite(make_person("carl"), ann)
+    page = logged_in(ann).get("/matches/").content.decode()
+    title = _TITLE.search(page)
+    assert title and title.group(1).startswith("(2) Waiting for you · ")
+    heading = re.search(r'<h2 id="waiting-for-you-heading">(.*?)</h2>', page, re.S)
+    assert heading and " ".join(re.sub(r"<[^>]+>", " ", heading.group(1)).split()) == "Waiting for you 2"
+    assert page.count("Accept</button>") == 2
+    assert "Nothing is waiting for you" not in page and "Your turn" not in page
+
+
 def test_every_page_counts_my_turns_and_invitations_in_its_title_and_badge(
     duel: Match, ann: User, bob: User, make_person: Any
 ) -> None:
@@ -75,7 +91,7 @@ def test_every_page_counts_my_turns_and_invitations_in_its_title_and_badge(
     invite(make_person("carl"), mover)
     page = logged_in(mover).get("/play/").content.decode()
     title = _TITLE.search(page)
-    assert title and title.group(1).startswith("(2) Your turn · ")
+    assert title and title.group(1).startswith("(2) Waiting for you · ")
     assert _BADGE.findall(page) == [("", "2")]
     # Nothing waits for the other player: the plain title, the badge there but hidden (for the script).
     page = logged_in(waiting).get("/play/").content.decode()

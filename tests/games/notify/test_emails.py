@@ -109,11 +109,11 @@ def test_the_turn_email_names_the_game_the_opponent_the_time_left_and_links_the_
     text, html = text_of(turn), html_of(turn)
     assert turn["Subject"] == "[Boomsite] Your turn in Go Fox! with Bob"
     assert text.startswith("Hello Ann,\n\nIt is your turn in Go Fox! with Bob.")
-    assert "Since your last move:" in text and "Bob asked Ann for" in text
+    assert "Since your last move:" in text and "Bob asked you for" in text
     assert "Time left: 45 minutes" in text  # 15 minutes into an hour's turn
     assert f"Play your turn: {SITE_URL}/matches/{match.pk}/" in text
     assert f'href="{SITE_URL}/matches/{match.pk}/"' in html and ">Play your turn</a>" in html
-    assert "<li>Bob asked Ann for" in html
+    assert "<li>Bob asked you for" in html
 
 
 def test_the_digest_lists_what_waits_and_links_each_match(

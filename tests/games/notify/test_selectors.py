@@ -21,10 +21,12 @@ pytestmark = pytest.mark.django_db
 
 
 def rendered_log(match: Match, index: int) -> list[str]:
+    """The log as seat ``index``'s player reads it (themself as "you")."""
     match.refresh_from_db()
     names = seat_names(list(match.seats.select_related("user")))
     return [
-        render_text(item["text"], names) for item in match.engine.view(match.decoded_state(), index)["log"]
+        render_text(item["text"], names, index)
+        for item in match.engine.view(match.decoded_state(), index)["log"]
     ]
 
 
@@ -42,9 +44,17 @@ def test_the_news_is_what_happened_since_the_players_last_move_as_their_seat_saw
     assert news.earlier == max(0, len(mine) - seen - selectors.LOG_LINES)
     assert news.opponents == [seat(clocked, 1 - first).public_name]
     assert news.time_left is not None and timedelta(minutes=59) < news.time_left <= timedelta(hours=1)
-    # The opponent's own texts (the card they drew) appear only in their view, never here.
-    theirs = rendered_log(clocked, 1 - first)
-    secrets = {text for text, shown in zip(theirs, mine, strict=True) if text != shown}
+    # The opponent's own texts (the card they drew) appear only in their view, never here,
+    # in whatever words they would have read to this player.
+    clocked.refresh_from_db()
+    names = seat_names(list(clocked.seats.select_related("user")))
+    state = clocked.decoded_state()
+    theirs, own = (
+        [item["text"] for item in clocked.engine.view(state, index)["log"]] for index in (1 - first, first)
+    )
+    secrets = {
+        render_text(text, names, first) for text, shown in zip(theirs, own, strict=True) if text != shown
+    }
     assert secrets and not secrets & set(news.happened)
     assert not any("You drew" in line for line in news.happened)
 

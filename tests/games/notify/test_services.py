@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 import pytest
 import time_machine
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
@@ -19,6 +20,7 @@ from pytest_django.fixtures import Settings
 
 from accounts.models import Notify, User
 from accounts.services import user_update_notifications
+from games.live import presence
 from games.models import Announcement, Match, Seat
 from games.notify import selectors, services
 from games.notify.emails import EventNews
@@ -88,6 +90,28 @@ def test_no_nudge_while_the_player_is_at_the_table_only_later(outbox: Outbox, cl
     assert outbox.mails() == []
     # They closed the match (their presence expired) and still have not played.
     with time_machine.travel(due + GRACE + 2 * SECOND, tick=False):
+        assert sweep() == {"turn sent": 1}
+    assert len(outbox.mails()) == 1
+
+
+@pytest.mark.django_db
+def test_the_grace_counts_from_when_the_player_left_the_table(outbox: Outbox, clocked: Match) -> None:
+    """Issue 34, bug 1: a player kept the match open on their turn for a while and closed
+    it; the next sweep came 3 s later and nudged them. The grace counts from leaving."""
+    waiting = seat(clocked, on_turn(clocked))
+    assert waiting.user is not None
+    due = nudge_time(clocked, waiting.index)
+    with time_machine.travel(due + SECOND, tick=False):
+        at_the_table(clocked, waiting.user)
+        assert sweep() == {"turn pushed": 1}
+    left = due + GRACE - 3 * SECOND
+    with time_machine.travel(left, tick=False):
+        async_to_sync(presence.forget)(clocked.pk, "a-socket", "seat-0", waiting.user.pk)
+    with time_machine.travel(due + GRACE + 2 * SECOND, tick=False):  # 5 s after leaving: not yet
+        assert sweep() == {"turn pushed": 1}
+        assert seat(clocked, waiting.index).nudge_at == left + GRACE
+    assert outbox.mails() == []
+    with time_machine.travel(left + GRACE + SECOND, tick=False):  # a grace after leaving
         assert sweep() == {"turn sent": 1}
     assert len(outbox.mails()) == 1
 
