@@ -83,6 +83,9 @@ class MatchCreateForm(forms.Form):
     turn_limit = forms.TypedChoiceField(
         label="Time control",
         choices=time_control_choices(),
+        # **Decision** (issue 34): a day per turn unless the person chooses otherwise: the
+        # site is for play at one's own pace, and a match with no limit can stall forever.
+        initial=str(clocks.DAY),
         coerce=int,
         empty_value=None,
         required=False,

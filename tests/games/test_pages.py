@@ -251,11 +251,32 @@ def test_the_new_match_form_remembers_the_last_choices(ann: User, bob: User) -> 
     assert re.search(r'name="seat_1_username"[^>]* value=""', other)
 
 
+def test_a_new_match_defaults_to_a_day_per_turn_and_remembers_no_limit_when_chosen(ann: User) -> None:
+    def chosen() -> str:
+        page = logged_in(ann).get("/play/go-fox/").content.decode()
+        found = re.search(
+            r'<select name="turn_limit"[^>]*>.*?<option value="([^"]*)"[^>]*selected', page, re.S
+        )
+        assert found, "a time control is chosen"
+        return found.group(1)
+
+    assert chosen() == str(24 * 3600)
+    client = logged_in(ann)
+    client.post(
+        "/play/go-fox/", {"seat_0": "me", "seat_1": "bot-basic", "visibility": "public", "turn_limit": ""}
+    )
+    assert Match.objects.get().turn_limit is None
+    page = client.get("/play/go-fox/").content.decode()
+    kept = re.search(r'<select name="turn_limit"[^>]*>.*?<option value="([^"]*)"[^>]*selected', page, re.S)
+    assert kept and kept.group(1) == ""  # "No time limit", as this person last chose
+
+
 def test_a_time_control_of_days_per_move_is_offered_and_kept(ann: User) -> None:
     page = logged_in(ann).get("/play/go-fox/").content.decode()
     for days in (1, 2, 7, 14):
+        selected = " selected" if days == 1 else ""  # the default (issue 34: a day per turn)
         assert (
-            f'<option value="{days * 24 * 3600}">{days} day{"s" if days > 1 else ""} per turn</option>'
+            f'<option value="{days * 24 * 3600}"{selected}>{days} day{"s" if days > 1 else ""} per turn</option>'
             in page
         )
     assert f'value="{15 * 24 * 3600}"' not in page
