@@ -9,6 +9,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 
+from accounts.models import time_zone_choices
 from accounts.names import username_checked
 
 RESERVED_USERNAME_PREFIXES = ("bot-", "bot_")
@@ -33,6 +34,18 @@ class AccountAdapter(DefaultAccountAdapter):
         # framework, which this one-site project does not install: its stand-in is named
         # after the request's host, so emails greeted "Hello from 127.0.0.1:8101!".
         super().send_mail(template_prefix, email, {**context, "current_site": site_identity()})
+
+    def save_user(self, request: Any, user: Any, form: Any, commit: bool = True) -> Any:
+        # **Decision** (issue 34): the account starts in the browser's time zone, sent by
+        # the sign-up page's script (static/js/time_zone.js); one the site does not offer,
+        # or none (no script), leaves UTC. The account page changes it later.
+        user = super().save_user(request, user, form, commit=False)
+        zone = request.POST.get("time_zone", "") if request is not None else ""
+        if zone in {name for name, _ in time_zone_choices()}:
+            user.time_zone = zone
+        if commit:
+            user.save()
+        return user
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         username = super().clean_username(username, shallow=shallow)

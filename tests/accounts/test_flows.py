@@ -119,6 +119,20 @@ def test_usernames_of_the_bots_form_cannot_be_taken(client: Client, outbox: Path
     assert not User.objects.filter(username="bot-sneaky").exists()
 
 
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [("Europe/Berlin", "Europe/Berlin"), ("Mars/Olympus", "UTC"), ("localtime", "UTC"), (None, "UTC")],
+)
+def test_an_account_starts_in_the_time_zone_its_browser_sent(
+    client: Client, outbox: Path, sent: str | None, kept: str
+) -> None:
+    """The sign-up page's script sends the browser's zone (static/js/time_zone.js); one the
+    site does not offer, or none, leaves UTC (issue 34, item 8)."""
+    form = {"username": "zed", "email": "z@example.com", "password1": PASSWORD, "password2": PASSWORD}
+    client.post("/accounts/signup/", {**form, **({"time_zone": sent} if sent else {})})
+    assert User.objects.get(username="zed").time_zone == kept
+
+
 def test_failed_logins_are_rate_limited(client: Client, outbox: Path) -> None:
     sign_up(client)
     User.objects.get(username="ann").emailaddress_set.update(verified=True)  # type: ignore[attr-defined]

@@ -106,10 +106,12 @@ def sign_up_in_browser(page: Any, base_url: str, username: str) -> None:
 
 def test_two_people_sign_up_and_see_each_others_moves_live(live_site: str, browser: Any) -> None:
     ensure_bot_accounts()
-    ann_context, bob_context = browser.new_context(), browser.new_context()
+    # Ann's browser is in Berlin: her account starts in its time zone (issue 34, item 8).
+    ann_context, bob_context = browser.new_context(timezone_id="Europe/Berlin"), browser.new_context()
     ann, bob = ann_context.new_page(), bob_context.new_page()
     sign_up_in_browser(ann, live_site, "ann")
     sign_up_in_browser(bob, live_site, "bob")
+    assert User.objects.get(username="ann").time_zone == "Europe/Berlin"
 
     # Ann creates a Don't Go Boom match and invites Bob.
     ann.goto(f"{live_site}/play/dont-go-boom/")
