@@ -19,6 +19,7 @@ from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db.models import Case, Exists, OuterRef, Prefetch, Q, QuerySet, Value, When
 
 from accounts.models import User
+from games.boards import score_in_words
 from games.history import export
 from games.history.cursors import Cursor
 from games.history.rated import rated_matches
@@ -61,6 +62,14 @@ class HistoryRow:
     @property
     def outcome_text(self) -> str:
         return OUTCOMES[self.outcome]
+
+    @property
+    def score_text(self) -> str:
+        """ "16 pairs", "23 points": the seat's final score as its game counts it; empty
+        when the game keeps none (or a cooperative team's, shared by every seat)."""
+        if self.seat.score is None or self.match.engine.is_cooperative:
+            return ""
+        return score_in_words(self.match.engine, self.seat.score)
 
     @property
     def rank_text(self) -> str:

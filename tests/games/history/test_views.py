@@ -50,6 +50,16 @@ def test_my_history_lists_my_finished_matches_with_game_date_players_result_and_
     assert 'href="/history/export.jsonl"' in page and "all my matches" in page
 
 
+def test_a_history_row_shows_the_score_as_the_game_counts_it_and_links_the_replay(
+    ann: User, bob: User
+) -> None:
+    """Issue 34, item 8: a row says how a match ended in its game's words, and leads to its replay."""
+    match = finished([ann, bob], ranks=[1, 2], result={"scores": [16, 3], "ranks": [1, 2]}, finished_at=NOON)
+    page = logged_in(ann).get("/history/").content.decode()
+    assert "Won</strong>, 1st of 2 (16 pairs)" in page
+    assert f'href="/matches/{match.pk}/replay"' in page
+
+
 def test_dates_are_shown_and_filtered_in_the_players_time_zone(ann: User, bob: User) -> None:
     ann.time_zone = "Pacific/Auckland"  # UTC+13 in November
     ann.save()
