@@ -152,9 +152,10 @@ def seat_notice(*, seat_id: int, due_at: datetime, kind: str) -> NoticeOutcome:
     assert seat.user is not None and seat.decision_ply is not None
     # The grace counts from the last moment the player was seen at the match: one who
     # kept it open for a minute and left 3 s ago is not nudged now, but a grace after leaving.
-    seen = presence.last_seen(seat.user.pk, seat.match_id)
-    if seen is not None and now < datetime.fromtimestamp(seen, tz=UTC) + selectors.grace():
-        advance_to(_later(seat, column, datetime.fromtimestamp(seen, tz=UTC)))()
+    seen_at = presence.last_seen(seat.user.pk, seat.match_id)
+    seen = datetime.fromtimestamp(seen_at, tz=UTC) if seen_at is not None else None
+    if seen is not None and now < seen + selectors.grace():
+        advance_to(_later(seat, column, seen))()
         return NoticeOutcome.PUSHED
     notice = Notice(user=seat.user, match=seat.match, ply=seat.decision_ply, kind=kind, claimed_at=now)
     if not _claim(notice, advance_to(None)):

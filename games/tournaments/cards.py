@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from django.contrib.humanize.templatetags.humanize import ordinal
 
+from games.engine import Game, IllegalAction
+from games.engine.options import parse_options
 from games.tournaments import formats
 from games.tournaments.bracket_drawing import Box, Slot, draw
 from games.tournaments.models import Entry, Round, Table, Tournament
@@ -133,6 +136,26 @@ def _out_at(entry: Entry | None, round_number: int) -> str:
 def _names(entries: Sequence[Entry | None]) -> str:
     names = [entry.display_name for entry in entries if entry is not None]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def field_of(entries: Iterable[Entry]) -> list[Entry]:
+    """Who plays, as the page and the export list them: by seed once seeded; before that,
+    those registered and not withdrawn, in the order they registered."""
+    entries = list(entries)
+    seeded = sorted((entry for entry in entries if entry.seed is not None), key=lambda entry: entry.seed or 0)
+    return seeded or sorted(
+        (entry for entry in entries if entry.withdrawn_at is None),
+        key=lambda entry: (entry.registered_at, entry.pk),
+    )
+
+
+def options_played(game: Game[Any], options: dict[str, Any]) -> dict[str, Any]:
+    """Every option the tables are played with, defaults included (a tournament stores
+    only what the organiser set); as stored if the game's options changed since."""
+    try:
+        return parse_options(game.options, options)
+    except IllegalAction:
+        return dict(options)
 
 
 # -- rounds and tables -------------------------------------------------------------------

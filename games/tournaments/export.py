@@ -20,8 +20,7 @@ from django.urls import reverse
 
 from games import clocks
 from games.engine import IllegalAction, get
-from games.engine.options import parse_options
-from games.tournaments import formats
+from games.tournaments import cards, formats
 from games.tournaments.formats.scoring import bye_points, place_points
 from games.tournaments.models import Entry, Round, Table, Tournament
 from games.tournaments.selectors import TournamentRows
@@ -76,7 +75,7 @@ def tournament_document(rows: TournamentRows, *, absolute_url: Callable[[str], s
         "started_at": _when(tournament.started_at),
         "finished_at": _when(tournament.finished_at),
         "cancelled_because": tournament.cancelled_because or None,
-        "entrants": [_entrant(entry) for entry in _field(rows.entries)],
+        "entrants": [_entrant(entry) for entry in cards.field_of(rows.entries)],
         "rounds": [
             _round(
                 round_, rows.tables_of.get(round_.pk, []), by_id, tournament, points_per_place, absolute_url
@@ -168,21 +167,7 @@ def _game(tournament: Tournament) -> tuple[str, dict[str, Any]]:
         game = get(tournament.game)
     except IllegalAction:
         return tournament.game, dict(tournament.options)
-    try:
-        return game.name, parse_options(game.options, tournament.options)
-    except IllegalAction:
-        return game.name, dict(tournament.options)
-
-
-def _field(entries: Iterable[Entry]) -> list[Entry]:
-    """Who plays: by seed once seeded; before that, those registered and not withdrawn, in
-    the order they registered (as the page lists them)."""
-    entries = list(entries)
-    seeded = sorted((entry for entry in entries if entry.seed is not None), key=lambda entry: entry.seed or 0)
-    return seeded or sorted(
-        (entry for entry in entries if entry.withdrawn_at is None),
-        key=lambda entry: (entry.registered_at, entry.pk),
-    )
+    return game.name, cards.options_played(game, tournament.options)
 
 
 def _entrant(entry: Entry) -> dict[str, Any]:

@@ -17,8 +17,7 @@ from django.utils import timezone
 
 from games import clocks
 from games.boards.option_words import options_in_words
-from games.engine import Game, IllegalAction, get
-from games.engine.options import parse_options
+from games.engine import IllegalAction, get
 from games.tournaments import cards, formats, selectors
 from games.tournaments.cards import (
     Bracket,
@@ -32,8 +31,6 @@ from games.tournaments.cards import (
 from games.tournaments.models import Entry, Tournament
 from games.tournaments.services import registration_is_open
 from games.tournaments.setup import format_settings
-
-__all__ = ["NotShown", "TournamentPage", "format_in_words", "listing", "shown_tournament", "tournament_page"]
 
 
 class NotShown(Exception):
@@ -94,11 +91,6 @@ def tournament_page(tournament_id: int, viewer: Any) -> TournamentPage:
     by_id = {entry.pk: entry for entry in entries}
     state = rows.state()
     game = get(tournament.game)
-    seeded = sorted((entry for entry in entries if entry.seed is not None), key=lambda entry: entry.seed or 0)
-    field_entries = seeded or sorted(
-        (entry for entry in entries if entry.withdrawn_at is None),
-        key=lambda entry: (entry.registered_at, entry.pk),
-    )
     my_entry = _entry_of(viewer, entries)
     now = timezone.now()
     is_open = registration_is_open(tournament, now)
@@ -110,10 +102,10 @@ def tournament_page(tournament_id: int, viewer: Any) -> TournamentPage:
         tournament=tournament,
         game_name=game.name,
         format_words=format_in_words(tournament),
-        options=_options_in_words(game, tournament.options),
+        options=options_in_words(game, cards.options_played(game, tournament.options)),
         time_control=clocks.describe(tournament.turn_limit),
         rules=formats.rules_text(format_settings(tournament)),
-        entrants=[Entrant(entry, out_in_words(entry)) for entry in field_entries],
+        entrants=[Entrant(entry, out_in_words(entry)) for entry in cards.field_of(entries)],
         my_entry=my_entry,
         my_table=cards.table_of(my_entry, round_cards)
         if tournament.status == Tournament.Status.RUNNING
@@ -154,16 +146,6 @@ def _entry_of(viewer: Any, entries: list[Entry]) -> Entry | None:
         if entry.user_id == viewer.pk and entry.bot_number is None and entry.out:
             return entry
     return None
-
-
-def _options_in_words(game: Game[Any], options: dict[str, Any]) -> list[dict[str, str]]:
-    """Every option the tables are played with, defaults included (a tournament stores
-    only what the organiser set)."""
-    try:
-        parsed = parse_options(game.options, options)
-    except IllegalAction:
-        parsed = dict(options)  # checked when it was set up; shown as stored if the game changed since
-    return options_in_words(game, parsed)
 
 
 # -- the list ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // Without the script the account starts in UTC, as before.
 (function () {
   "use strict";
-  const form = document.querySelector("form[data-signup]") || document.querySelector('form[action$="/accounts/signup/"]');
+  const form = document.querySelector('form[action$="/accounts/signup/"]');
   if (!form) return;
   let zone = "";
   try {
