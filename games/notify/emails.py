@@ -129,9 +129,12 @@ def invitation_email(user: User, news: InvitationNews) -> EmailMultiAlternatives
     )
 
 
-def table_email(user: User, news: TableNews, *, about: str) -> EmailMultiAlternatives:
+def table_email(
+    user: User, news: TableNews, *, about: str, previous: GameOverNews | None = None
+) -> EmailMultiAlternatives:
     """A tournament seated ``user`` at a new table; ``about`` is the tournament's words for
-    it ("round 2 of Autumn Cup")."""
+    it ("round 2 of Autumn Cup"); ``previous``: their table that ended in the same moment,
+    whose "match over" this email replaces."""
     return compose(
         user=user,
         kind="table",
@@ -140,19 +143,26 @@ def table_email(user: User, news: TableNews, *, about: str) -> EmailMultiAlterna
         context={
             "news": news,
             "about": about,
+            "previous": previous,
+            "previous_outcome": outcome_in_words(previous) if previous is not None else "",
+            "previous_link": match_link(previous.match.pk) if previous is not None else "",
             "others": names_in_words(news.others),
             "match_link": match_link(news.match.pk),
         },
     )
 
 
-def game_over_email(user: User, news: GameOverNews) -> EmailMultiAlternatives:
+def outcome_in_words(news: GameOverNews) -> str:
+    """ "you placed 2nd of 4", "your team won": how the match ended for the person."""
     if news.won_together is not None:
-        outcome = f"{'your team' if news.players > 1 else 'you'} {'won' if news.won_together else 'lost'}"
-    elif news.rank is not None:
-        outcome = f"you placed {ordinal(news.rank)} of {news.players}"
-    else:
-        outcome = "see how it ended"
+        return f"{'your team' if news.players > 1 else 'you'} {'won' if news.won_together else 'lost'}"
+    if news.rank is not None:
+        return f"you placed {ordinal(news.rank)} of {news.players}"
+    return "see how it ended"
+
+
+def game_over_email(user: User, news: GameOverNews) -> EmailMultiAlternatives:
+    outcome = outcome_in_words(news)
     return compose(
         user=user,
         kind="game_over",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
@@ -193,19 +193,26 @@ def invitation_notice(*, seat_id: int) -> NoticeOutcome:
     return _decide_once(Notice(user=seat.user, match=seat.match, kind=Kind.INVITATION, claimed_at=now))
 
 
-def table_ready_notice(*, seat_id: int, about: str) -> NoticeOutcome:
+def table_ready_notice(*, seat_id: int, about: str, after_match_id: int | None = None) -> NoticeOutcome:
     """ "Your table is ready": a feature above this one seated the seat's person at a new
     table (a match already running) and says what seated them in ``about``, its own words
     ("round 2 of Autumn Cup": notify knows nothing of tournaments). Asked once per person
     and table (the notice's key makes a second call send nothing). A person who wants
-    none gets a ``dropped`` row, as for an invitation: the decision is made once."""
+    none gets a ``dropped`` row, as for an invitation: the decision is made once.
+
+    ``after_match_id``: the person's previous table, which ended in the same moment that
+    seated this one; the email says how it ended, and its own "match over" is not sent
+    (``game_over_emails``'s ``next_table_tells``): one email for one moment."""
     now = timezone.now()
     seat = Seat.objects.select_related("user", "match").filter(pk=seat_id).first()
     if seat is None or seat.user is None or seat.match.status != Match.Status.RUNNING:
         return NoticeOutcome.GONE
     about = about[: Notice._meta.get_field("about").max_length]
+    message = {"after_match": after_match_id} if after_match_id is not None else {}
     return _decide_once(
-        Notice(user=seat.user, match=seat.match, kind=Kind.TABLE, about=about, claimed_at=now)
+        Notice(
+            user=seat.user, match=seat.match, kind=Kind.TABLE, about=about, message=message, claimed_at=now
+        )
     )
 
 
@@ -260,21 +267,47 @@ def _told_by_a_feature(match: Match) -> bool:
     return any(tells(match) for tells in hook_functions("MATCH_OVER_TOLD_BY"))
 
 
-def game_over_emails(*, match_id: int) -> int:
+def game_over_emails(*, match_id: int, next_table_tells: Collection[int] = ()) -> int:
     """The "match is over" emails of ``match_id``, once per person (the notices' key): what
     the announcement sends, and what a feature that tells a match's end itself asks for
-    when it has nothing more to say. Returns how many were sent now."""
+    when it has nothing more to say. Returns how many were sent now.
+
+    Two people get none, recorded as a ``dropped`` notice so that a second call decides
+    the same (docs/site.md, "Notifications"):
+
+    - one who **saw the end live**: they had the match open when it ended, or closed it
+      after (presence's last sight of them is not before the end);
+    - one in ``next_table_tells`` (user ids) whose "your table is ready" email, sent for
+      the same moment, says how this match ended (``table_ready_notice``'s
+      ``after_match_id``), unless that email is not going to them."""
     now = timezone.now()
     match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED).first()
     sent = 0
-    if match is not None:
-        for seat in match.seats.select_related("user").filter(user__isnull=False, joined_at__isnull=False):
-            if why_no_email(seat.user, Kind.GAME_OVER, now) is not None:
-                continue
-            notice = Notice(user=seat.user, match=match, ply=match.ply, kind=Kind.GAME_OVER, claimed_at=now)
-            if _claim(notice):
-                sent += deliver(notice) == NoticeOutcome.SENT
+    if match is None:
+        return sent
+    for seat in match.seats.select_related("user").filter(user__isnull=False, joined_at__isnull=False):
+        if why_no_email(seat.user, Kind.GAME_OVER, now) is not None:
+            continue
+        notice = Notice(user=seat.user, match=match, ply=match.ply, kind=Kind.GAME_OVER, claimed_at=now)
+        why_not = _why_no_game_over_email(seat, match, next_table_tells, now)
+        if why_not is not None:
+            notice.status, notice.note = Notice.Status.DROPPED, why_not
+            _claim(notice)
+        elif _claim(notice):
+            sent += deliver(notice) == NoticeOutcome.SENT
     return sent
+
+
+def _why_no_game_over_email(
+    seat: Seat, match: Match, next_table_tells: Collection[int], now: datetime
+) -> str | None:
+    assert seat.user is not None
+    if seat.user.pk in next_table_tells and why_no_email(seat.user, Kind.TABLE, now) is None:
+        return "told in the next table's email"
+    seen = presence.last_seen(seat.user.pk, match.pk)
+    if seen is not None and match.finished_at is not None and seen >= match.finished_at.timestamp():
+        return "saw the end live"
+    return None
 
 
 def digest_notice(*, user_id: int, due_at: datetime) -> NoticeOutcome:
@@ -395,8 +428,23 @@ def _email_for(notice: Notice, now: datetime) -> EmailMultiAlternatives | str:
     if notice.kind == Kind.TABLE:
         if seat.match.status != Match.Status.RUNNING or seat.resigned_at is not None:
             return "the table is over"
-        return emails.table_email(user, selectors.table_news(seat), about=notice.about)
+        return emails.table_email(
+            user, selectors.table_news(seat), about=notice.about, previous=_previous_table(notice)
+        )
     return emails.game_over_email(user, selectors.game_over_news(seat))
+
+
+def _previous_table(notice: Notice) -> selectors.GameOverNews | None:
+    """How the person's previous table ended, for a "your table is ready" email that tells it."""
+    after = notice.message.get("after_match") if isinstance(notice.message, dict) else None
+    seat = (
+        Seat.objects.select_related("match")
+        .filter(match=after, user=notice.user, match__status=Match.Status.FINISHED)
+        .first()
+        if isinstance(after, int)
+        else None
+    )
+    return selectors.game_over_news(seat) if seat is not None else None
 
 
 def retry_notice(*, notice_id: int, claimed_at: datetime) -> NoticeOutcome:

@@ -28,10 +28,11 @@ def tournament_changed(tournament_id: int) -> None:
     after_commit(_ring, tournament_id)
 
 
-def round_seated(round_id: int) -> None:
+def round_seated(round_id: int, after_match_ids: list[int]) -> None:
     """A round after the first has its tables: tell their people (through their email
-    preferences). Round 1 is told by the start's email."""
-    after_commit(_queue, ROUND_SEATED_TASK, round_id)
+    preferences), with how their table among ``after_match_ids`` (recorded in the same
+    moment) ended. Round 1 is told by the start's email."""
+    after_commit(_queue, ROUND_SEATED_TASK, round_id, after_match_ids)
 
 
 def tournament_started(tournament_id: int) -> None:
@@ -45,10 +46,12 @@ def tournament_ended(tournament_id: int, last_match_ids: list[int]) -> None:
     after_commit(_queue, ENDED_TASK, tournament_id, last_match_ids)
 
 
-def tables_over(match_ids: list[int]) -> None:
+def tables_over(match_ids: list[int], next_round_id: int | None = None) -> None:
     """Tables whose results were recorded and did not end the tournament: their people
-    get the usual "match over" email (games/notify leaves the tournament's tables to it)."""
-    after_commit(_queue, TABLES_OVER_TASK, match_ids)
+    get the usual "match over" email (games/notify leaves the tournament's tables to it),
+    but for those seated in ``next_round_id``, seated in the same moment, whose "your
+    table is ready" tells it."""
+    after_commit(_queue, TABLES_OVER_TASK, match_ids, next_round_id)
 
 
 def _ring(tournament_id: int) -> None:

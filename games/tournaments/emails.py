@@ -5,8 +5,9 @@
   in round 1. It is round 1's "your table is ready": that one is not sent as well;
 - "**your table is ready**" for each later round's tables;
 - "**match over**" for each table once its result is recorded (notify leaves a
-  tournament's tables to it: ``selectors.tells_match_over``), except the tables whose
-  results ended the tournament, which the end's email tells:
+  tournament's tables to it: ``selectors.tells_match_over``), except to those whose
+  next table was seated in the same moment, whose "your table is ready" says how it
+  ended, and the tables whose results ended the tournament, which the end's email tells:
 - the **end**, to each person entered: their place and the winner, or that it was
   cancelled and why.
 
@@ -29,29 +30,46 @@ from games.tournaments import formats, selectors
 from games.tournaments.models import Entry, Round, Table, Tournament
 
 
-def round_seated_emails(*, round_id: int) -> int:
+def round_seated_emails(*, round_id: int, after_match_ids: list[int] | None = None) -> int:
     """Tell each person (bots get nothing) seated at the round's tables that their table
-    is ready. Safe to run again: a table already told sends nothing. A tournament
-    cancelled meanwhile tells nobody: its tables play on as ordinary matches. Returns
-    how many emails were sent now."""
+    is ready, and, for one whose table was among ``after_match_ids`` (the tables recorded
+    in the moment that seated this round), how that one ended: its "match over" is not
+    sent (``tables_over_emails``). Safe to run again: a table already told sends nothing.
+    A tournament cancelled meanwhile tells nobody: its tables play on as ordinary
+    matches. Returns how many emails were sent now."""
     round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if round_ is None or round_.tournament.status != Tournament.Status.RUNNING:
         return 0
-    seat_ids = (
+    seats = (
         Seat.objects.filter(match__tournament_table__round=round_, user__is_bot=False)
         .order_by("match_id", "index")
-        .values_list("pk", flat=True)
+        .values_list("pk", "user_id")
+    )
+    previous = dict(
+        Seat.objects.filter(match_id__in=after_match_ids or [], user__is_bot=False).values_list(
+            "user_id", "match_id"
+        )
     )
     about = f"round {round_.number} of {round_.tournament.name}"  # the email's words for the table
-    sent = (notify.table_ready_notice(seat_id=seat_id, about=about) for seat_id in seat_ids)
+    sent = (
+        notify.table_ready_notice(seat_id=seat_id, about=about, after_match_id=previous.get(user_id))
+        for seat_id, user_id in seats
+    )
     return sum(outcome == notify.NoticeOutcome.SENT for outcome in sent)
 
 
-def tables_over_emails(*, match_ids: list[int]) -> int:
+def tables_over_emails(*, match_ids: list[int], next_round_id: int | None = None) -> int:
     """The usual "match over" emails of tables whose results were recorded (or of a
-    cancelled tournament's tables, played on as ordinary matches). Returns how many were
-    sent now."""
-    return sum(notify.game_over_emails(match_id=match_id) for match_id in match_ids)
+    cancelled tournament's tables, played on as ordinary matches), except to the people
+    seated in ``next_round_id``, the round seated in the same moment: their "your table
+    is ready" says how their match ended (``round_seated_emails``). Returns how many
+    were sent now."""
+    seated = set(
+        Seat.objects.filter(match__tournament_table__round_id=next_round_id).values_list("user_id", flat=True)
+        if next_round_id is not None
+        else []
+    )
+    return sum(notify.game_over_emails(match_id=match_id, next_table_tells=seated) for match_id in match_ids)
 
 
 def _event(tournament: Tournament) -> str:

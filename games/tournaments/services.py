@@ -201,7 +201,7 @@ def tournament_start(*, tournament_id: int) -> Tournament:
         tournament.save(update_fields=["status", "started_at"])
         _advance(tournament)
         # One email to each person at the start, carrying their first table (or bye):
-        # round 1's "your table is ready" is that email (``_seat_round``).
+        # round 1's "your table is ready" is that email (``_advance``).
         effects.tournament_started(tournament.pk)
     return tournament
 
@@ -320,11 +320,16 @@ def _advance(tournament: Tournament) -> AdvanceOutcome:
         # A round of byes only (nothing to play) is over at once: go on to the next.
     effects.tournament_changed(tournament.pk)
     # Who played the tables recorded now is told they are over ("match over"), except
-    # where they ended the tournament: its end email tells both (one email for one event).
+    # where they ended the tournament (its end email tells both), and those seated at
+    # a next table now, whose "your table is ready" tells both: one email for one moment.
     if outcome == AdvanceOutcome.FINISHED:
         effects.tournament_ended(tournament.pk, last_match_ids=recorded)
-    elif recorded:
-        effects.tables_over(recorded)
+        return outcome
+    seated = current if outcome == AdvanceOutcome.SEATED and current is not None else None
+    if seated is not None and seated.number > 1:  # round 1's tables are in the start's email
+        effects.round_seated(seated.pk, after_match_ids=recorded)
+    if recorded:
+        effects.tables_over(recorded, next_round_id=seated.pk if seated is not None else None)
     return outcome
 
 
@@ -368,8 +373,6 @@ def _seat_round(tournament: Tournament, number: int, planned: formats.Round) -> 
             rated=tournament.rated,
         )
         Table.objects.create(round=round_, number=table_number, match=match, entries=list(table.entrants))
-    if planned.tables and number > 1:  # round 1's tables are in the start's email
-        effects.round_seated(round_.pk)
     return round_
 
 

@@ -24,8 +24,8 @@ def sweep() -> dict[str, Any]:
 
 
 @shared_task(name=effects.ROUND_SEATED_TASK)
-def round_seated(round_id: int) -> int:
-    return emails.round_seated_emails(round_id=round_id)
+def round_seated(round_id: int, after_match_ids: list[int] | None = None) -> int:
+    return emails.round_seated_emails(round_id=round_id, after_match_ids=after_match_ids)
 
 
 @shared_task(name=effects.STARTED_TASK)
@@ -39,5 +39,5 @@ def tournament_ended(tournament_id: int, last_match_ids: list[int]) -> int:
 
 
 @shared_task(name=effects.TABLES_OVER_TASK)
-def tables_over(match_ids: list[int]) -> int:
-    return emails.tables_over_emails(match_ids=match_ids)
+def tables_over(match_ids: list[int], next_round_id: int | None = None) -> int:
+    return emails.tables_over_emails(match_ids=match_ids, next_round_id=next_round_id)

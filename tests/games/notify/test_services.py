@@ -436,6 +436,26 @@ def test_the_match_over_email_respects_the_choice_and_skips_bots(
 
 
 @pytest.mark.django_db
+def test_no_match_over_email_to_who_saw_the_end_live(
+    outbox: Outbox, clocked: Match, ann: User, bob: User
+) -> None:
+    """Issue 34, item 6: Bob watched the match end on its page: no "match over" for him.
+    Ann had closed it a minute before the end: hers goes. Decided once, by the notice."""
+    ends = timezone.now() + timedelta(minutes=5)
+    with time_machine.travel(ends - timedelta(minutes=1), tick=False):
+        at_the_table(clocked, ann)
+        async_to_sync(presence.forget)(clocked.pk, "a-socket", "seat-0", ann.pk)
+    with time_machine.travel(ends, tick=False):
+        at_the_table(clocked, bob)
+        match_resign(match_id=clocked.pk, user=bob)
+        assert match_finished(clocked.pk) == 1
+    assert [to(mail) for mail in outbox.mails()] == [ann.email]
+    told = Notice.objects.get(kind=Notice.Kind.GAME_OVER, user=bob)
+    assert (told.status, told.note) == (Notice.Status.DROPPED, "saw the end live")
+    assert match_finished(clocked.pk) == 0  # told again: decided once, nothing more
+
+
+@pytest.mark.django_db
 def test_a_cooperative_match_over_says_the_team_won_or_lost(outbox: Outbox, ann: User, bob: User) -> None:
     match = match_create(
         creator=ann, game_slug="its-a-bomb", options={},

@@ -27,7 +27,12 @@ from accounts.models import Notify, User
 from games.notify import services as notify_services
 from games.notify.models import Notice
 from games.tournaments import services
-from games.tournaments.emails import round_seated_emails, tournament_ended_emails, tournament_started_emails
+from games.tournaments.emails import (
+    round_seated_emails,
+    tables_over_emails,
+    tournament_ended_emails,
+    tournament_started_emails,
+)
 from games.tournaments.models import Entry, Round, Table, Tournament
 from tests.games.notify.helpers import (
     SITE_URL,
@@ -322,14 +327,15 @@ def test_the_end_tells_each_person_their_place_and_the_winner_and_the_final_in_t
     for table in tables_of(tournament, 1):
         worker(partial(finish_table, table))  # the first seat wins
     # Round 1's tables: their "match over" from the tournament (not from notify's
-    # announcement), then round 2's "your table is ready".
+    # announcement), then round 2's "your table is ready", which tells the winner of the
+    # table that finished last how it ended, instead of a "match over" in the same second.
     assert worker.names().count("tables_over") == 2 and worker.names().count("round_seated") == 1
-    assert len(mailbox.mails()) == started_mails + 4 + 2
+    assert len(mailbox.mails()) == started_mails + 3 + 2
     final = tables_of(tournament, 2)[0]
     winner = entry_of(final, 0).user
     worker(lambda: finish_table(final))
     assert worker.names()[-2:] == ["match_finished", "tournament_ended"]
-    assert len(mailbox.mails()) == started_mails + 4 + 2 + 4  # the end's only: no "match over"
+    assert len(mailbox.mails()) == started_mails + 3 + 2 + 4  # the end's only: no "match over"
 
     ended = {to(mail): mail for mail in mailbox.mails() if "is over:" in header(mail, "Subject")}
     assert sorted(ended) == sorted(person.email for person in (ann, bob, cat, dan))
@@ -350,6 +356,49 @@ def test_the_end_tells_each_person_their_place_and_the_winner_and_the_final_in_t
     assert "Stop “match over” and “tournament over” emails" in text
     assert Notice.objects.filter(kind=Notice.Kind.GAME_OVER, match_id=final.match_id).count() == 0
     assert tournament_ended_emails(tournament_id=tournament.pk, last_match_ids=[final.match_id]) == 0
+
+
+def test_a_table_seated_in_the_moment_the_last_one_ended_tells_both_in_one_email(
+    mailbox: Mailbox, worker: Worker, organiser: User, make_person: Callable[..., User]
+) -> None:
+    """Issue 34, item 6: the table that ends a round seats the next; its winner got "match
+    over" and "your table is ready" in the same second. Now one email says both; its
+    loser, out, gets the "match over"; the winner of the table that ended earlier got
+    theirs then, and a table email without it."""
+    ann, bob, cat, dan = (
+        make_person(name, display_name=name.title()) for name in ("ann", "bob", "cat", "dan")
+    )
+    tournament = make_tournament(organiser, name="Autumn Cup")
+    enter(tournament, [ann, bob, cat, dan])
+    worker(lambda: services.tournament_start(tournament_id=tournament.pk))
+    first, last = tables_of(tournament, 1)
+    worker(partial(finish_table, first))  # the first seat wins
+    early_winner, early_loser = entry_of(first, 0).user, entry_of(first, 1).user
+    assert sorted(to(mail) for mail in mailbox.mails() if "is over:" in header(mail, "Subject")) == sorted(
+        [early_winner.email, early_loser.email]
+    )
+    before = len(mailbox.mails())
+    worker(partial(finish_table, last))
+    winner, loser = entry_of(last, 0).user, entry_of(last, 1).user
+    new = mailbox.mails()[before:]
+    assert sorted((to(mail), header(mail, "Subject")) for mail in new) == sorted([
+        (winner.email, "[Boomsite] Your table is ready: round 2 of Autumn Cup"),
+        (loser.email, "[Boomsite] Go Fox! is over: you placed 2nd of 2"),
+        (early_winner.email, "[Boomsite] Your table is ready: round 2 of Autumn Cup"),
+    ])  # fmt: skip
+    (told,) = [mail for mail in new if to(mail) == winner.email]
+    text = text_of(told)
+    assert text.index("Your match in Go Fox! is over: you placed 1st of 2.") < text.index("Your table for")
+    assert f"See how it ended: {SITE_URL}/matches/{last.match_id}/" in text
+    assert f'href="{SITE_URL}/matches/{last.match_id}/"' in html_of(told)
+    (early,) = [mail for mail in new if to(mail) == early_winner.email]
+    assert "is over" not in text_of(early)
+    dropped = Notice.objects.get(kind=Notice.Kind.GAME_OVER, user=winner)
+    assert (dropped.status, dropped.note) == (Notice.Status.DROPPED, "told in the next table's email")
+    # Told again (a task run twice): nothing more.
+    round_2 = Round.objects.get(tournament=tournament, number=2)
+    assert round_seated_emails(round_id=round_2.pk, after_match_ids=[last.match_id]) == 0
+    assert tables_over_emails(match_ids=[last.match_id], next_round_id=round_2.pk) == 0
 
 
 def test_notify_sends_no_match_over_of_its_own_for_a_tournament_table(
