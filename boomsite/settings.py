@@ -216,10 +216,10 @@ MATCH_FINISHED_TASKS: list[str] = [
     "games.ratings.tasks.match_finished",  # the players' ratings
     "games.tournaments.tasks.match_finished",  # a tournament's table: its result, the next round
 ]
-# What features say about a match on its page (games/match_notes.py): functions by
-# dotted path, so the core never imports them either.
+# What features say about a match on its page and on history rows (games/match_notes.py):
+# functions of a list of matches, by dotted path, so the core never imports them either.
 MATCH_NOTES: list[str] = [
-    "games.tournaments.selectors.match_note",  # "Autumn Cup: round 2, table 3"
+    "games.tournaments.selectors.match_notes",  # "Autumn Cup: round 2, table 3"
 ]
 # Features that tell a match's people it is over themselves (games/notify sends no "match
 # over" email of its own for such a match): function(match) -> bool, by dotted path.

@@ -59,4 +59,6 @@ def row_data(row: selectors.HistoryRow) -> dict[str, Any]:
             for seat in row.table
         ],
         "result": match.result,
+        # What features say about the match: a tournament's "Autumn Cup: round 2, table 3".
+        "notes": [{"text": note.text, "url": note.url} for note in row.notes],
     }

@@ -10,7 +10,7 @@ a page starts after the cursor of the one before (``games/history/cursors.py``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
@@ -23,6 +23,7 @@ from games.boards import score_in_words
 from games.history import export
 from games.history.cursors import Cursor
 from games.history.rated import rated_matches
+from games.match_notes import MatchNote, notes_of
 from games.models import Match, Move, Seat
 
 Outcome = Literal["won", "lost", "shared"]
@@ -54,6 +55,8 @@ class HistoryRow:
     table: list[Seat]  # every seat, in turn order, with its user
     outcome: Outcome
     is_rated: bool
+    # What features say about the match ("Autumn Cup: round 2, table 3": games/match_notes.py).
+    notes: list[MatchNote] = field(default_factory=list)
 
     @property
     def others(self) -> list[Seat]:
@@ -115,6 +118,7 @@ def history_page(
     filters: HistoryFilters | None = None,
     after: Cursor | None = None,
     limit: int = PAGE_SIZE,
+    with_notes: bool = True,
 ) -> HistoryPage:
     """``player``'s finished matches that ``viewer`` may see, newest first, ``limit`` at
     most, starting after ``after``. Someone else's private matches show only to the
@@ -141,6 +145,8 @@ def history_page(
     )
     has_more = len(seats) > limit
     seats = seats[:limit]
+    # What features say of the matches (a query per feature that has notes), for a page to show.
+    notes = notes_of([seat.match for seat in seats]) if with_notes else {}
     page_rows = [
         HistoryRow(
             match=seat.match,
@@ -148,6 +154,7 @@ def history_page(
             table=seat.match.table,  # type: ignore[attr-defined]
             outcome=seat.outcome,
             is_rated=seat.is_rated,
+            notes=notes.get(seat.match_id, []),
         )
         for seat in seats
     ]
@@ -238,7 +245,9 @@ def export_chunk(
 ) -> tuple[list[dict[str, Any]], Cursor | None]:
     """One chunk of ``export_chunks`` and the cursor of the next (None after the last):
     the unit a stream reads between two sends."""
-    page = history_page(player=player, viewer=player, filters=filters, after=after, limit=EXPORT_CHUNK)
+    page = history_page(
+        player=player, viewer=player, filters=filters, after=after, limit=EXPORT_CHUNK, with_notes=False
+    )
     match_ids = [row.match.pk for row in page.rows]
     moves: dict[int, list[tuple[int, int, Any, datetime]]] = {match_id: [] for match_id in match_ids}
     for match_id, ply, seat, action, created_at in (

@@ -183,17 +183,20 @@ def tells_match_over(match: Match) -> bool:
     return Table.objects.filter(match=match).exists()
 
 
-def match_note(match: Match) -> MatchNote | None:
-    """The line a tournament's table shows under its match's title (``settings.MATCH_NOTES``):
-    the tournament, its round and the table, linking to the tournament's page."""
-    table = Table.objects.filter(match=match).select_related("round__tournament").first()
-    if table is None:
-        return None
-    tournament = table.round.tournament
-    return MatchNote(
-        text=f"{tournament.name}: round {table.round.number}, table {table.number}",
-        url=reverse("tournaments:detail", args=[tournament.pk]),
+def match_notes(matches: list[Match]) -> dict[int, MatchNote]:
+    """The line each tournament table among ``matches`` shows under its title, on its
+    page and on a history row (``settings.MATCH_NOTES``): the tournament, its round and
+    the table, linking to the tournament's page. One query whatever their number."""
+    tables = Table.objects.filter(match__in=[match.pk for match in matches]).select_related(
+        "round__tournament"
     )
+    return {
+        table.match_id: MatchNote(
+            text=f"{table.round.tournament.name}: round {table.round.number}, table {table.number}",
+            url=reverse("tournaments:detail", args=[table.round.tournament_id]),
+        )
+        for table in tables
+    }
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,9 @@ from tests.games.history.helpers import bot, finished
 pytestmark = pytest.mark.django_db
 
 NOON = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
-# Per page: the token and its user, then the rows and their tables (the rate limit is in Redis).
-API_PAGE = 3
+# Per page: the token and its user, then the rows, their tables and their notes (the
+# tournaments' one query: games/match_notes.py); the rate limit is in Redis.
+API_PAGE = 4
 
 
 def test_a_program_pages_through_its_history_with_the_next_cursor(
@@ -48,6 +49,7 @@ def test_a_program_pages_through_its_history_with_the_next_cursor(
             {"seat": 1, "name": "Bob", "is_bot": False, "rank": 2, "out": None},
         ],
         "result": {"scores": [-1.0, -2.0], "ranks": [1, 2]},
+        "notes": [],
     }
     second = api("GET", f"/api/history?after={data['next']}", token).json()
     assert [row["id"] for row in second["matches"]] == [match.pk for match in matches[PAGE_SIZE:]]

@@ -21,11 +21,12 @@ from tests.games.profiles.helpers import minutes, play_rated
 
 pytestmark = pytest.mark.django_db
 
-# The player, their ratings, their records, the charts' points, the recent matches and
-# their tables' seats; for a person signed in, also the session and its user, the
-# navigation's "waiting for me" count, and the record against them.
-PROFILE_PAGE_VISITOR = 6
-PROFILE_PAGE_SIGNED_IN = 10
+# The player, their ratings, their records, the charts' points, the recent matches,
+# their tables' seats and their notes (a tournament's table); for a person signed in,
+# also the session and its user, the navigation's "waiting for me" count, and the
+# record against them.
+PROFILE_PAGE_VISITOR = 7
+PROFILE_PAGE_SIGNED_IN = 11
 
 
 def cells(page: str, table_id: str, game: str) -> dict[str, str]:

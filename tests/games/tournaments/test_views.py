@@ -22,9 +22,10 @@ from games.tournaments import formats, services
 from games.tournaments.models import Entry, Tournament
 from games.tournaments.selectors import format_state, state_from_rows
 from games.tournaments.setup import format_settings
-from tests.games.helpers import logged_in
+from tests.games.helpers import api, logged_in, token_for
 from tests.games.tournaments.helpers import (
     enter,
+    entry_of,
     make_tournament,
     messages_on,
     page_of,
@@ -332,6 +333,24 @@ def test_a_tables_match_and_its_replay_say_which_tournament_round_and_table_it_i
         creator=people[5], game_slug="its-a-bomb", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
     )
     assert "match-note" not in client.get(f"/matches/{other.pk}/").content.decode()
+
+
+def test_a_history_row_of_a_table_names_its_tournament(organiser: User, people: list[User]) -> None:
+    """Issue 34, item 8: a history row says which tournament, round and table a match
+    was, linking to the tournament; other rows say nothing of one."""
+    tournament = make_tournament(organiser, name="Autumn <Cup>")
+    enter(tournament, people[:2])
+    services.tournament_start(tournament_id=tournament.pk)
+    (table,) = tables_of(tournament, 1)
+    table_done(table)
+    person = entry_of(table, 0).user
+    page = logged_in(person).get("/history/").content.decode()
+    assert f'<a href="/tournaments/{tournament.pk}/">Autumn &lt;Cup&gt;: round 1, table 1</a>' in page
+    assert page.count("Autumn &lt;Cup&gt;") == 1
+    (row,) = api("GET", "/api/history", token_for(person)).json()["matches"]
+    assert row["notes"] == [
+        {"text": "Autumn <Cup>: round 1, table 1", "url": f"/tournaments/{tournament.pk}/"}
+    ]
 
 
 def test_a_finished_tournaments_standings_say_who_won_and_nobody_is_still_playing(
