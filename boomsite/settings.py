@@ -69,6 +69,9 @@ MIDDLEWARE = [
     # session lookup passes it to the database (boomsite/nul_characters.py).
     "boomsite.nul_characters.NulCharactersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every error answer under /api/ as the API's JSON, also those made before or around
+    # its views: no such address, the CSRF check, a 500 (boomsite/api_errors.py).
+    "boomsite.api_errors.ApiJsonErrorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -14,6 +14,7 @@ from enum import StrEnum
 
 
 class ErrorCode(StrEnum):
+    ACTION_ID_REUSED = "action_id_reused"
     ACTION_ID_TAKEN = "action_id_taken"
     ALREADY_REGISTERED = "already_registered"
     ALREADY_SEATED = "already_seated"
@@ -76,6 +77,7 @@ class ErrorCode(StrEnum):
 
 # Not listed: 400 (a request the match cannot take as it is).
 _HTTP_STATUS: dict[ErrorCode, int] = {
+    ErrorCode.ACTION_ID_REUSED: 409,
     ErrorCode.ACTION_ID_TAKEN: 409,
     ErrorCode.ALREADY_REGISTERED: 409,
     ErrorCode.ALREADY_SEATED: 409,

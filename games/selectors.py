@@ -19,6 +19,7 @@ from games.boards import Board, build_board
 from games.engine import IllegalAction
 from games.engine.log import render_text
 from games.models import Announcement, Match, Move, Seat
+from games.scores_json import result_json
 
 
 class NotVisible(Exception):
@@ -223,7 +224,7 @@ def api_view(access: Access) -> dict[str, Any]:
         "to_act": [],
         "view": None,
         "legal_actions": [],
-        "result": match.result,
+        "result": result_json(match.result),
     }
     if match.state is not None:
         # The view and legal actions straight from the engine: no board (labels, layout) is drawn.

@@ -14,6 +14,7 @@ from games.api import error_response, token_caller
 from games.errors import ErrorCode
 from games.history import cursors, selectors
 from games.history.forms import HistoryFilterForm
+from games.scores_json import result_json
 
 
 @csrf_exempt
@@ -58,7 +59,7 @@ def row_data(row: selectors.HistoryRow) -> dict[str, Any]:
             }
             for seat in row.table
         ],
-        "result": match.result,
+        "result": result_json(match.result),
         # What features say about the match: a tournament's "Autumn Cup: round 2, table 3".
         "notes": [{"text": note.text, "url": note.url} for note in row.notes],
     }

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from games.models import Match, Seat
+from games.scores_json import json_number, result_json
 
 FORMAT = "boomsite-match"
 # Bumped when a field changes meaning or goes away; new fields may appear without a new version.
@@ -49,7 +50,7 @@ def match_document(
                 "is_bot": bool(seat.user and seat.user.is_bot),
                 "bot_level": seat.user.bot_level if seat.user and seat.user.is_bot else None,
                 "rank": seat.rank,
-                "score": seat.score,
+                "score": json_number(seat.score),
                 "out": seat.resigned_reason or None,
             }
             for seat in table
@@ -58,7 +59,7 @@ def match_document(
             {"ply": ply, "seat": seat, "action": action, "at": _when(made_at)}
             for ply, seat, action, made_at in moves
         ],
-        "result": match.result,
+        "result": result_json(match.result),
     }
 
 

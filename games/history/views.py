@@ -11,7 +11,8 @@ the matches, the templates draw them.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from functools import wraps
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -25,6 +26,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
@@ -89,10 +91,29 @@ def _url(path: str, request: HttpRequest, *, after: str | None) -> str:
     return f"{path}?{query.urlencode()}" if query else path
 
 
+def _downloads_get_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """A download answers GET (and HEAD) only; any other method gets a JSON 405, as
+    docs/export.md says, not the CSRF check's HTML 403 (issue 35, bug 2): exempt from
+    that check, since it changes nothing and refuses every unsafe method itself."""
+
+    @csrf_exempt
+    @wraps(view)
+    def only_get(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if request.method not in ("GET", "HEAD"):
+            refused = _export_error(
+                ErrorCode.METHOD_NOT_ALLOWED, f"A download takes GET, not {request.method}.", 405
+            )
+            refused["Allow"] = "GET, HEAD"
+            return refused
+        return view(request, *args, **kwargs)
+
+    return only_get
+
+
 # Cache-Control private, no-store, as every answer made for one viewer: a private
 # match's record must not stay in a shared cache.
 @never_cache
-@require_GET
+@_downloads_get_only
 def match_export(request: HttpRequest, match_id: int) -> JsonResponse:
     try:
         access = core.access(match_id, request.user)
@@ -124,7 +145,7 @@ def _export_error(code: str, message: str, status: int) -> JsonResponse:
 
 
 @never_cache
-@require_GET
+@_downloads_get_only
 @login_required
 def my_export(request: HttpRequest) -> HttpResponseBase:
     """All my finished matches (narrowed by the History filters, if any), newest first."""

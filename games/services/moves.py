@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import time
@@ -72,13 +73,13 @@ def match_submit_action(
             try:
                 return _submit(match, user, action, ply, move_id)
             except MatchError:
-                earlier = _played_before(match_id, user, move_id)
+                earlier = _played_before(match_id, user, move_id, action)
                 if earlier is None:
                     raise
                 return earlier
     except IntegrityError:
         # Its id is stored already (a retry, or another move's id): nothing was written.
-        earlier = _played_before(match_id, user, move_id)
+        earlier = _played_before(match_id, user, move_id, action)
         if earlier is None:
             raise
         return earlier
@@ -94,9 +95,12 @@ def _submit(match: Match, user: User, action: Any, ply: int, move_id: uuid.UUID 
     return _play(match, seat.index, action, ply, user=user, action_id=move_id, seats=seats)
 
 
-def _played_before(match_id: int, user: User, move_id: uuid.UUID | None) -> SubmitResult | None:
-    """The first answer to a move whose action id is stored already, if it is; raises
-    when the id is another player's."""
+def _played_before(match_id: int, user: User, move_id: uuid.UUID | None, action: Any) -> SubmitResult | None:
+    """The first answer to a move whose action id is stored already, if it is a retry of
+    that move: the same player, the same action, and no move of theirs since (a retry
+    repeats the latest). Raises when the id is another player's, or theirs reused for
+    another move (issue 35, bug 1: that was answered as a duplicate, and the new move
+    silently not played)."""
     if move_id is None:
         return None
     earlier = Move.objects.filter(match_id=match_id, action_id=move_id).first()
@@ -104,7 +108,19 @@ def _played_before(match_id: int, user: User, move_id: uuid.UUID | None) -> Subm
         return None
     if earlier.user_id != user.pk:
         raise MatchError(ErrorCode.ACTION_ID_TAKEN, "That action id was used for another move.")
+    moved_since = Move.objects.filter(match_id=match_id, seat=earlier.seat, ply__gt=earlier.ply).exists()
+    if moved_since or _canonical(earlier.action) != _canonical(action):
+        raise MatchError(
+            ErrorCode.ACTION_ID_REUSED,
+            f"That action id was used for your move at ply {earlier.ply}, not this one: send a new id"
+            " for each new move (the same id only to retry the same move).",
+        )
     return SubmitResult(ply=earlier.ply + 1, duplicate=True)
+
+
+def _canonical(action: Any) -> str:
+    """An action's JSON with sorted keys: a retry's action equals the stored one."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"), default=str)
 
 
 @metrics.MOVE_SECONDS.time()
@@ -195,9 +211,13 @@ def _play(
     if seats is None:
         seats = rows.seats_with_players(match.pk)
     # Another seat's choice made meanwhile does not make this one stale (decisions.py).
+    if ply > match.ply:  # not a board anyone saw: a client's mistake, not a race (issue 35, bug 3)
+        raise MatchError(ErrorCode.BAD_PLY, f"There is no ply {ply} yet: the game is at ply {match.ply}.")
     if not made_on_current_picture(seats[seat_index], ply, match.ply):
         raise MatchError(
-            ErrorCode.STALE_PLY, "The game has moved on since you looked: here is the latest position."
+            ErrorCode.STALE_PLY,
+            f"The game has moved on since you looked (your move was made at ply {ply}; it is at ply"
+            f" {match.ply} now): look again and choose anew.",
         )
     game = match.engine
     try:

@@ -14,7 +14,7 @@ from accounts.models import ApiToken, User
 from accounts.services import api_token_create
 from games.api import API_REQUESTS_PER_WINDOW, API_WINDOW_SECONDS
 from games.models import Match, Move
-from games.services import SeatRequest, match_create
+from games.services import SeatRequest, match_create, match_resign
 from tests.games.helpers import api, token_for
 
 pytestmark = pytest.mark.django_db
@@ -60,12 +60,56 @@ def test_a_resent_action_id_returns_the_first_answer(two_player_match: Match, an
     assert Move.objects.count() == 1
 
 
+def test_an_action_id_reused_for_another_action_is_refused(
+    two_player_match: Match, ann: User, bob: User
+) -> None:
+    """Issue 35, bug 1: the id of an earlier move sent with another action at a later
+    ply was answered ``200 duplicate`` and the new move silently not played."""
+    match = two_player_match
+    action_id = str(uuid.uuid4())
+    seat = seat_that_acts(match)
+    token = token_for(ann if seat == 0 else bob)
+    action = match.engine.legal_actions(match.decoded_state(), seat)[0]
+    assert (
+        api(
+            "POST",
+            f"/api/matches/{match.pk}/actions",
+            token,
+            {"action": action, "ply": 0, "action_id": action_id},
+        ).status_code
+        == 201
+    )
+    match.refresh_from_db()
+    while seat_that_acts(match) != seat:  # the others play until it is this seat's turn again
+        other = seat_that_acts(match)
+        other_action = match.engine.legal_actions(match.decoded_state(), other)[0]
+        api(
+            "POST",
+            f"/api/matches/{match.pk}/actions",
+            token_for(bob if seat == 0 else ann),
+            {"action": other_action, "ply": match.ply},
+        )
+        match.refresh_from_db()
+    stored, ply = Move.objects.count(), match.ply
+    later = match.engine.legal_actions(match.decoded_state(), seat)[-1]
+    refused = api(
+        "POST",
+        f"/api/matches/{match.pk}/actions",
+        token,
+        {"action": later, "ply": ply, "action_id": action_id},
+    )
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "action_id_reused"
+    assert "ply 0" in refused.json()["error"]["message"]
+    assert Move.objects.count() == stored
+
+
 @pytest.mark.parametrize(
     ("body", "raw", "status", "code"),
     [
         (None, b"{not json", 400, "malformed_json"),
         ([1, 2], None, 400, "malformed_json"),
-        ({"action": {"type": "choose", "position": 0}, "ply": 3}, None, 409, "stale_ply"),
+        ({"action": {"type": "choose", "position": 0}, "ply": 3}, None, 400, "bad_ply"),
         ({"action": {"type": "choose", "position": 0}}, None, 400, "bad_ply"),
         ({"action": {"type": "choose", "position": 42}, "ply": 0}, None, 400, "out_of_range"),
         ({"action": {"type": "choose"}, "ply": 0}, None, 400, "missing_field"),
@@ -154,3 +198,61 @@ def test_each_token_is_limited_and_told_when_to_come_back(
         assert api("GET", url, bob_token).status_code == 200  # another token has its own budget
         traveller.shift(API_WINDOW_SECONDS)
         assert api("GET", url, ann_token).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "code"),
+    [
+        ("GET", "/api/matches/abc", 404, "not_found"),
+        ("GET", "/api/nothing/here", 404, "not_found"),
+        ("POST", "/api/nothing", 404, "not_found"),
+        ("GET", "/api/matches/1/actions/extra", 404, "not_found"),
+    ],
+)
+def test_every_answer_under_api_is_json(ann: User, method: str, path: str, status: int, code: str) -> None:
+    """Issue 35, bug 2: addresses no API view answers gave Django's HTML 404."""
+    answer = api(method, path, token_for(ann), {})
+    assert answer.status_code == status
+    assert answer["Content-Type"] == "application/json"
+    assert answer.json()["error"]["code"] == code and answer.json()["error"]["message"]
+
+
+def test_the_export_refuses_a_post_with_a_json_405_not_a_csrf_page(
+    two_player_match: Match, ann: User
+) -> None:
+    """Issue 35, bug 2: POST /matches/<id>/export.json answered the CSRF check's HTML 403."""
+    match_resign(match_id=two_player_match.pk, user=ann)
+    for path in (f"/matches/{two_player_match.pk}/export.json", "/history/export.jsonl"):
+        refused = Client(enforce_csrf_checks=True).post(path)
+        assert refused.status_code == 405 and refused["Allow"] == "GET, HEAD"
+        assert refused.json()["error"]["code"] == "method_not_allowed"
+
+
+def test_a_stale_or_future_ply_says_where_the_match_is(two_player_match: Match, ann: User, bob: User) -> None:
+    """Issue 35, bug 3: a ply in the future was answered "stale", with "here is the latest
+    position" in an answer that carries none."""
+    match = two_player_match
+    seat = seat_that_acts(match)
+    action = match.engine.legal_actions(match.decoded_state(), seat)[0]
+    future = api(
+        "POST",
+        f"/api/matches/{match.pk}/actions",
+        token_for(ann if seat == 0 else bob),
+        {"action": action, "ply": 5},
+    )
+    assert future.status_code == 400 and future.json()["error"] == {
+        "code": "bad_ply",
+        "message": "There is no ply 5 yet: the game is at ply 0.",
+    }
+    tokens = {0: token_for(ann), 1: token_for(bob)}
+    for ply in (0, 1):  # two moves: whoever acts now decides on the board of ply 2
+        mover = seat_that_acts(match)
+        legal = match.engine.legal_actions(match.decoded_state(), mover)[0]
+        played = api("POST", f"/api/matches/{match.pk}/actions", tokens[mover], {"action": legal, "ply": ply})
+        assert played.status_code == 201
+    mover = seat_that_acts(match)
+    again = match.engine.legal_actions(match.decoded_state(), mover)[0]
+    stale = api("POST", f"/api/matches/{match.pk}/actions", tokens[mover], {"action": again, "ply": 0})
+    assert stale.status_code == 409 and stale.json()["error"]["code"] == "stale_ply"
+    assert "it is at ply 2 now" in stale.json()["error"]["message"]
+    assert "here is" not in stale.json()["error"]["message"]

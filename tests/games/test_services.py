@@ -10,6 +10,7 @@ import pytest
 
 from accounts.models import User
 from games.engine import get
+from games.errors import http_status
 from games.models import ChatMessage, Match, Move, Seat
 from games.services import (
     MatchError,
@@ -235,8 +236,10 @@ def test_a_taken_action_id_on_a_move_that_would_be_legal_plays_nothing(two_playe
     while on_turn(match) != first:
         play(match, on_turn(match))
     stored, ply = Move.objects.filter(match=match).count(), match.ply
-    again = legal_move_with_the_taken_id(first)  # their own, on a new legal move: the first answer
-    assert (again.ply, again.duplicate) == (1, True)
+    with pytest.raises(MatchError) as error:  # their own id, on a new move: refused (issue 35, bug 1)
+        legal_move_with_the_taken_id(first)
+    assert error.value.code == "action_id_reused" and http_status(error.value.code) == 409
+    assert "ply 0" in str(error.value)
     assert Move.objects.filter(match=match).count() == stored and Match.objects.get(pk=match.pk).ply == ply
 
 
@@ -244,7 +247,7 @@ def test_a_taken_action_id_on_a_move_that_would_be_legal_plays_nothing(two_playe
     ("case", "code"),
     [
         ("stale_ply", "stale_ply"),
-        ("future_ply", "stale_ply"),
+        ("future_ply", "bad_ply"),
         ("ply_as_text", "bad_ply"),
         ("bad_action_id", "bad_action_id"),
         ("out_of_turn", "not_your_turn"),
