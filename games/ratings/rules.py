@@ -23,8 +23,8 @@ never below 100: the scale chess players know. A new player shows 1500, a win mo
 the number up and a loss down (the old number, the conservative estimate mu - 3 sigma
 times 40, started everyone at 0 and went negative after a loss). The scale, 28 points
 per unit of mu, makes 100 points mean what 100 Elo points mean: the higher of two
-settled players (sigma about 1.5 at two seats, 1.05 at six) wins 63.9% of their
-two-seat games by the model's own likelihood, logistic((mu_a - mu_b) / c) with
+settled players (sigma 1.56 at two seats, about 1.05 at six) wins 63.8% (64.3%) of
+their two-seat games by the model's own likelihood, logistic((mu_a - mu_b) / c) with
 c = sqrt(2 beta² + sigma_a² + sigma_b²), which is what ``MODEL.rate`` fits; Elo says
 64.0%. A simulation of players of known strength confirms the figure (the test
 ``test_100_points_apart_the_higher_wins_about_64_percent``). OpenSkill's
@@ -44,8 +44,8 @@ threshold on it would lift the mark at a moment nobody could predict.
 then provisional ones, each by the number shown (mu). The mark and the order agree: a
 player with one lucky win shows "1574?" and sits below every established player, and a
 table read top to bottom is in the order of its numbers. Within the established, the
-shown number and not the conservative estimate: after ten matches sigma is still about
-5.5 (two seats) against 1.5 for a veteran, so by mu - 3 sigma a newly established 1800
+shown number and not the conservative estimate: after ten matches sigma is still 5 to
+6.5 (two seats) against 1.5 for a veteran, so by mu - 3 sigma a newly established 1800
 would sit below a veteran's 1550, which no reader of the table would understand.
 """
 
