@@ -220,6 +220,7 @@ MATCH_FINISHED_TASKS: list[str] = [
 # dotted path, so the core never imports them either.
 MATCH_NOTES: list[str] = [
     "games.tournaments.selectors.match_note",  # "Autumn Cup: round 2, table 3"
+    "games.ratings.links.match_note",  # "Ratings: Ann 1574? (+74), Bob 1426? (-74)"
 ]
 # Features that tell a match's people it is over themselves (games/notify sends no "match
 # over" email of its own for such a match): function(match) -> bool, by dotted path.

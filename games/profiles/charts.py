@@ -1,11 +1,12 @@
 """A rating-history chart as inline SVG, drawn on the server: no script, nothing from
 elsewhere, readable by a screen reader (its ``<title>`` and ``<desc>``).
 
-Pure Python (no Django): points in, markup out. Every text in the markup is escaped
-here, so a page may include the result as it is. The points are spaced evenly, one
-step per rated match (dates bunch up: ten matches one evening, then none for a month);
-the dates of the first and the last label the horizontal axis. A point while the
-rating was provisional is a hollow dot, and its label says so ("1574?").
+Pure Python (no Django; the ratings' pure ``rules`` write a rating as text): points
+in, markup out. Every text in the markup is escaped here, so a page may include the
+result as it is. The points are spaced evenly, one step per rated match (dates bunch
+up: ten matches one evening, then none for a month); the dates of the first and the
+last label the horizontal axis. A point while the rating was provisional is a hollow
+dot, and its label says so ("1574?").
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from html import escape
+
+from games.ratings import rules
 
 WIDTH = 640
 HEIGHT = 260
@@ -41,7 +44,7 @@ class ChartPoint:
 
     @property
     def shown(self) -> str:
-        return f"{self.rating}?" if self.provisional else str(self.rating)
+        return rules.shown(self.rating, provisional=self.provisional)
 
 
 def rating_chart(points: Sequence[ChartPoint], *, title: str, chart_id: str) -> str:
@@ -142,7 +145,7 @@ def _line_and_dots(points: Sequence[ChartPoint], ticks: list[int]) -> list[str]:
         paint = 'fill="#fff" stroke="#a93410" stroke-width="1.5"' if point.provisional else 'fill="#a93410"'
         parts.append(
             f'<circle class="{classes}" cx="{x:g}" cy="{y:g}" r="{4.5 if is_latest else 3}" {paint}>'
-            f"<title>{_day(point.day)}: {point.shown} ({_signed(point.change)})</title></circle>"
+            f"<title>{_day(point.day)}: {point.shown} ({rules.signed(point.change)})</title></circle>"
         )
     return parts
 
@@ -163,13 +166,6 @@ def _description(points: Sequence[ChartPoint], title: str) -> str:
 
 def _words(point: ChartPoint) -> str:
     return f"{point.rating} (provisional)" if point.provisional else str(point.rating)
-
-
-def _signed(change: int) -> str:
-    """+12, a minus sign and 9 (not a hyphen), a plus-minus sign and 0."""
-    if change > 0:
-        return f"+{change}"
-    return f"\u2212{-change}" if change < 0 else "\u00b10"
 
 
 def _x(index: int, count: int) -> float:

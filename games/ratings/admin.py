@@ -29,8 +29,7 @@ class RatingAdmin(ReadOnly):
     @admin.display(description="shown", ordering="mu")
     def shown(self, rating: Rating) -> str:
         """The rating as the site shows it ("1500?" while provisional)."""
-        provisional = rules.is_provisional(rating.rated_matches)
-        return f"{rules.display(rating.mu)}{'?' if provisional else ''}"
+        return rules.shown(rules.display(rating.mu), provisional=rules.is_provisional(rating.rated_matches))
 
 
 @admin.register(RatingChange)

@@ -123,6 +123,20 @@ def is_provisional(rated_matches: int) -> bool:
     return rated_matches < PROVISIONAL_BELOW
 
 
+def shown(display: int, *, provisional: bool) -> str:
+    """A rating in plain text: "1500?" while provisional, "1612" after. (Pages mark the
+    "?" up for screen readers: ``templates/ratings/_rating.html``.)"""
+    return f"{display}?" if provisional else str(display)
+
+
+def signed(change: int) -> str:
+    """A change of the number shown: "+12"; a fall with a minus sign (U+2212), not a
+    hyphen; "±0" for none."""
+    if change > 0:
+        return f"+{change}"
+    return f"\u2212{-change}" if change < 0 else "\u00b10"
+
+
 def why_unrated(
     *, game_is_rated: bool, seats: Sequence[SeatResult], match_is_rated: bool = True
 ) -> Unrated | None:

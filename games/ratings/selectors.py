@@ -1,7 +1,7 @@
 """Reads of ratings, for pages and for other features (profiles, history, tournaments'
 seeding): ``rating_of``, ``ratings_of``, ``rating_history``, ``latest_rating_points``,
-``conservative_ratings``, ``leaderboard``; and the one read both rating paths share,
-``seat_results`` (what a finished match's seats did). Other features read ratings here
+``match_rating_changes``, ``conservative_ratings``, ``leaderboard``; and the one read
+both rating paths share, ``seat_results`` (what a finished match's seats did). Other features read ratings here
 only: ``games.ratings.models`` is protected (pyproject.toml, lint-imports).
 
 Every number shown is ``rules.display`` (1500 for a new player), with "?" while
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Case, Count, F, Q, Value, When, Window
+from django.db.models import Case, Count, F, OuterRef, Q, Subquery, Value, When, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -58,7 +58,7 @@ class PlayerRating:
     @property
     def shown(self) -> str:
         """The number as written in plain text: "1500?" while provisional, "1612" after."""
-        return shown(self.display, is_provisional=self.is_provisional)
+        return rules.shown(self.display, provisional=self.is_provisional)
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,15 @@ class RatingPoint:
     def is_provisional(self) -> bool:
         """Provisional after this match (``rated_matches`` counts it)."""
         return rules.is_provisional(self.rated_matches)
+
+
+@dataclass(frozen=True)
+class MatchRatingChange:
+    """What one rated match did to one player's rating (``point``), for its page."""
+
+    user: User
+    seat: int  # the seat whose result moved it (a bot seated twice: its first)
+    point: RatingPoint
 
 
 @dataclass(frozen=True)
@@ -179,6 +188,34 @@ def latest_rating_points(
     return points
 
 
+def match_rating_changes(match_id: int) -> list[MatchRatingChange]:
+    """What a rated match did to each player's rating, by seat, each with how many
+    rated matches the player had after it (for the "?"): one query. Empty for a match
+    not rated, or not yet (the rating task runs just after the match finishes)."""
+    up_to_this_one = Q(finished_at__lt=OuterRef("finished_at")) | Q(
+        finished_at=OuterRef("finished_at"), match_id__lte=OuterRef("match_id")
+    )
+    counted = (
+        RatingChange.objects.filter(up_to_this_one, user=OuterRef("user"), game=OuterRef("game"))
+        .order_by()
+        .values("user")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    changes = (
+        RatingChange.objects.filter(match_id=match_id)
+        .select_related("user")
+        .annotate(rated_matches=Subquery(counted))
+        .order_by("seat")
+    )
+    return [
+        MatchRatingChange(
+            user=change.user, seat=change.seat, point=rating_point(change, change.rated_matches)
+        )
+        for change in changes
+    ]
+
+
 def conservative_ratings(game_slug: str, user_ids: list[int]) -> dict[int, float]:
     """Each rated player's conservative rating in the game (mu - 3 sigma: low while
     little is known), by user id; players without a rated match there are left out
@@ -256,12 +293,6 @@ def later_rated_matches(game_slug: str, finished_at: datetime, match_id: int) ->
         .values_list("match_id", flat=True)
     )
     return list(dict.fromkeys(rows))  # one per match, in order
-
-
-def shown(display: int, *, is_provisional: bool) -> str:
-    """A rating as plain text reads it: "1500?" while provisional (pages mark the "?"
-    up for screen readers: ``templates/ratings/_rating.html``)."""
-    return f"{display}?" if is_provisional else str(display)
 
 
 def _player_rating(rating: Rating) -> PlayerRating:

@@ -11,10 +11,11 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games.ratings.selectors import rating_of
+from games.ratings.models import RatingChange
+from games.ratings.selectors import rating_history, rating_of
 from games.ratings.services import match_rate
 from tests.games.helpers import logged_in
-from tests.games.ratings.helpers import bot, finished_match
+from tests.games.ratings.helpers import bot, finished_match, timed_out
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +103,32 @@ def test_a_rated_games_page_links_to_its_leaderboard_and_a_cooperative_ones_does
     assert 'href="/play/go-fox/leaderboard"' in rated
     cooperative = Client().get("/play/its-a-bomb/").content.decode()
     assert "leaderboard" not in cooperative
+
+
+def test_a_rated_matchs_page_notes_what_it_did_to_each_rating_once_it_is_rated(ann: User, bob: User) -> None:
+    first = finished_match("go-fox", [(bob, 2), (ann, 1)], timezone.now() - timedelta(hours=20))
+    page = Client().get(f"/matches/{first.pk}/").content.decode()
+    assert "Ratings:" not in page  # finished, not rated yet: the task runs just after
+    match_rate(match_id=first.pk)
+    page = Client().get(f"/matches/{first.pk}/").content.decode()
+    # By seat, each with its "?" and its change, linking to the leaderboard.
+    assert (
+        '<p class="match-note"><a href="/play/go-fox/leaderboard">'
+        "Ratings: Bob 1426? (\u221274), Ann 1574? (+74)</a></p>"
+    ) in page
+    play(ann, bob, 9)  # Ann's tenth: established after it
+    tenth = RatingChange.objects.filter(user=ann).latest("finished_at", "match_id").match
+    ninth_change = rating_history(ann, "go-fox")[-2]
+    tenth_change = rating_history(ann, "go-fox")[-1]
+    ninth = Client().get(f"/matches/{ninth_change.match_id}/").content.decode()
+    assert f"Ann {ninth_change.display_after}? (+{ninth_change.change})" in ninth
+    assert f"Ann {tenth_change.display_after} (+{tenth_change.change})," in (
+        Client().get(f"/matches/{tenth.pk}/").content.decode()
+    )
+
+
+def test_an_unrated_match_has_no_ratings_note(ann: User, bob: User) -> None:
+    # (A match being played has none either, without a query: test_query_budgets.py.)
+    unrated = finished_match("go-fox", [timed_out(ann, 2, moved=False), (bob, 1)], timezone.now())
+    match_rate(match_id=unrated.pk)  # out before their first move: not rated
+    assert "Ratings:" not in Client().get(f"/matches/{unrated.pk}/").content.decode()
