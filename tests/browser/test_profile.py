@@ -54,6 +54,9 @@ def test_a_player_opens_an_opponents_profile_from_a_match_and_sees_stats_chart_a
     log_in(context, live_site, ann)
     page = context.new_page()
     page.goto(f"{live_site}/matches/{match.pk}/")
+    # Under the title, what the match did to both ratings, each still provisional.
+    note = page.locator(".match-note", has_text="Ratings:").inner_text()
+    assert re.fullmatch(r"Ratings: Ann \d{4}\? \([+\u2212]\d+\), Bob \d{4}\? \([+\u2212]\d+\)", note), note
     with page.expect_navigation(url=re.compile(r"/players/bob/$")):
         page.locator("#match-live .player-name a", has_text="Bob").click()
 
