@@ -223,6 +223,7 @@ MATCH_FINISHED_TASKS: list[str] = [
 # functions of a list of matches, by dotted path, so the core never imports them either.
 MATCH_NOTES: list[str] = [
     "games.tournaments.selectors.match_notes",  # "Autumn Cup: round 2, table 3"
+    "games.ratings.links.match_notes",  # "Ratings: Ann 1574? (+74), Bob 1426? (-74)"
 ]
 # Features that tell a match's people it is over themselves (games/notify sends no "match
 # over" email of its own for such a match): function(match) -> bool, by dotted path.

@@ -1,18 +1,23 @@
 """A rating-history chart as inline SVG, drawn on the server: no script, nothing from
 elsewhere, readable by a screen reader (its ``<title>`` and ``<desc>``).
 
-Pure Python (no Django): points in, markup out. Every text in the markup is escaped
-here, so a page may include the result as it is. The points are spaced evenly, one
-step per rated match (dates bunch up: ten matches one evening, then none for a month);
-the dates of the first and the last label the horizontal axis.
+Pure Python (no Django; the ratings' pure ``rules`` write a rating as text): points
+in, markup out. Every text in the markup is escaped here, so a page may include the
+result as it is. The points are spaced evenly, one step per rated match (dates bunch
+up: ten matches one evening, then none for a month); the dates of the first and the
+last label the horizontal axis. A point while the rating was provisional is a hollow
+dot, and its label says so ("1574?").
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from html import escape
+
+from games.ratings import rules
 
 WIDTH = 640
 HEIGHT = 260
@@ -27,10 +32,25 @@ TICK_STEPS = 4
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
-def rating_chart(points: Sequence[tuple[date, int]], *, title: str, chart_id: str) -> str:
-    """An SVG chart of ``points`` (the day of each rated match, oldest first, and the
-    rating after it). ``chart_id`` makes the ids of its title and description, which
-    must be unique on the page. No points draws an empty chart that says so."""
+@dataclass(frozen=True)
+class ChartPoint:
+    """One rated match: its day, the rating shown after it, what the match changed, and
+    whether the rating was still provisional after it."""
+
+    day: date
+    rating: int
+    change: int
+    provisional: bool
+
+    @property
+    def shown(self) -> str:
+        return rules.shown(self.rating, provisional=self.provisional)
+
+
+def rating_chart(points: Sequence[ChartPoint], *, title: str, chart_id: str) -> str:
+    """An SVG chart of ``points`` (one per rated match, oldest first). ``chart_id`` makes
+    the ids of its title and description, which must be unique on the page. No points
+    draws an empty chart that says so."""
     title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}"'
@@ -39,7 +59,7 @@ def rating_chart(points: Sequence[tuple[date, int]], *, title: str, chart_id: st
         f'<desc id="{_attr(desc_id)}">{_text(_description(points, title))}</desc>',
         f'<text class="chart-title" x="{LEFT}" y="{TOP - 16}" font-size="14" font-weight="600">{_text(title)}</text>',
     ]
-    values = [value for _, value in points]
+    values = [point.rating for point in points]
     ticks = _ticks(min(values), max(values)) if values else []
     if ticks:
         parts += _rating_axis(ticks)
@@ -57,7 +77,7 @@ def rating_chart(points: Sequence[tuple[date, int]], *, title: str, chart_id: st
             f' text-anchor="middle">No rated matches yet</text>'
         )
     else:
-        parts += _date_labels(points[0][0], points[-1][0])
+        parts += _date_labels(points[0].day, points[-1].day)
         parts += _line_and_dots(points, ticks)
     parts.append("</svg>")
     return "".join(parts)
@@ -105,37 +125,47 @@ def _date_labels(first: date, last: date) -> list[str]:
     ]
 
 
-def _line_and_dots(points: Sequence[tuple[date, int]], ticks: list[int]) -> list[str]:
-    """The line through the points, and a dot at each that names its day and rating
-    when pointed at (the latest dot larger)."""
-    spots = [(_x(index, len(points)), _y(value, ticks)) for index, (_, value) in enumerate(points)]
+def _line_and_dots(points: Sequence[ChartPoint], ticks: list[int]) -> list[str]:
+    """The line through the points, and a dot at each that names its day, rating and
+    change when pointed at (the latest dot larger; a provisional one hollow)."""
+    spots = [(_x(index, len(points)), _y(point.rating, ticks)) for index, point in enumerate(points)]
     parts = []
     if len(spots) > 1:
         line = " ".join(f"{x:g},{y:g}" for x, y in spots)
         parts.append(
             f'<polyline class="chart-line" points="{line}" fill="none" stroke="#d6451b" stroke-width="2"/>'
         )
-    for index, ((day, value), (x, y)) in enumerate(zip(points, spots, strict=True)):
+    for index, (point, (x, y)) in enumerate(zip(points, spots, strict=True)):
         is_latest = index == len(points) - 1
+        classes = (
+            "chart-dot"
+            + (" is-latest" if is_latest else "")
+            + (" is-provisional" if point.provisional else "")
+        )
+        paint = 'fill="#fff" stroke="#a93410" stroke-width="1.5"' if point.provisional else 'fill="#a93410"'
         parts.append(
-            f'<circle class="chart-dot{" is-latest" if is_latest else ""}" cx="{x:g}" cy="{y:g}"'
-            f' r="{4.5 if is_latest else 3}" fill="#a93410">'
-            f"<title>{_day(day)}: {value}</title></circle>"
+            f'<circle class="{classes}" cx="{x:g}" cy="{y:g}" r="{4.5 if is_latest else 3}" {paint}>'
+            f"<title>{_day(point.day)}: {point.shown} ({rules.signed(point.change)})</title></circle>"
         )
     return parts
 
 
-def _description(points: Sequence[tuple[date, int]], title: str) -> str:
+def _description(points: Sequence[ChartPoint], title: str) -> str:
     """The chart in words, for whoever cannot see it."""
     if not points:
         return f"{title}: no rated matches yet."
-    values = [value for _, value in points]
+    first, last = points[0], points[-1]
     if len(points) == 1:
-        return f"{title}: 1 rated match, on {_day(points[0][0])}, after which the rating was {values[0]}."
+        return f"{title}: 1 rated match, on {_day(first.day)}, after which the rating was {_words(first)}."
+    values = [point.rating for point in points]
     return (
-        f"{title}: {len(points)} rated matches from {_day(points[0][0])} to {_day(points[-1][0])}. "
-        f"The rating went from {values[0]} to {values[-1]}; highest {max(values)}, lowest {min(values)}."
+        f"{title}: {len(points)} rated matches from {_day(first.day)} to {_day(last.day)}. "
+        f"The rating went from {_words(first)} to {_words(last)}; highest {max(values)}, lowest {min(values)}."
     )
+
+
+def _words(point: ChartPoint) -> str:
+    return f"{point.rating} (provisional)" if point.provisional else str(point.rating)
 
 
 def _x(index: int, count: int) -> float:

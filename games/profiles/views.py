@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from games.profiles import selectors
-from games.profiles.charts import rating_chart
+from games.profiles.charts import ChartPoint, rating_chart
 from games.ratings.selectors import PROVISIONAL_BELOW
 
 
@@ -46,7 +46,15 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 def _chart(series: selectors.RatingSeries) -> Chart:
     # Each point on the day the viewer's clock had when the match ended.
-    points = [(timezone.localdate(point.finished_at), point.display_after) for point in series.points]
+    points = [
+        ChartPoint(
+            day=timezone.localdate(point.finished_at),
+            rating=point.display_after,
+            change=point.change,
+            provisional=point.is_provisional,
+        )
+        for point in series.points
+    ]
     svg = rating_chart(
         points, title=f"{series.rating.game_name} rating", chart_id=f"rating-{series.rating.game_slug}"
     )

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.http import HttpRequest
 
+from games.ratings import rules
 from games.ratings.models import Rating, RatingChange
 
 
@@ -20,10 +21,15 @@ class ReadOnly(admin.ModelAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(ReadOnly):
-    list_display = ["user", "game", "conservative", "mu", "sigma", "rated_matches", "last_rated_at"]
+    list_display = ["user", "game", "shown", "conservative", "mu", "sigma", "rated_matches", "last_rated_at"]
     list_filter = ["game"]
     search_fields = ["user__username"]
     raw_id_fields = ["user"]
+
+    @admin.display(description="shown", ordering="mu")
+    def shown(self, rating: Rating) -> str:
+        """The rating as the site shows it ("1500?" while provisional)."""
+        return rules.shown(rules.display(rating.mu), provisional=rules.is_provisional(rating.rated_matches))
 
 
 @admin.register(RatingChange)

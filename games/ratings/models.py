@@ -32,7 +32,9 @@ class Rating(models.Model):
     game = models.CharField(max_length=40, choices=game_choices)
     mu = models.FloatField()
     sigma = models.FloatField()
-    # mu - 3 sigma, kept to order the leaderboard by an index (rules.conservative).
+    # mu - 3 sigma (rules.conservative): tournaments seed by it, and the leaderboard
+    # breaks ties of mu by it. The leaderboard was once ordered by it alone, by the index
+    # below; it now puts the established first, then orders by mu (rules' docstring).
     conservative = models.FloatField()
     rated_matches = models.PositiveIntegerField(default=0)
     # When the latest rated match of this player in this game finished (the

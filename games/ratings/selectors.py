@@ -1,11 +1,11 @@
 """Reads of ratings, for pages and for other features (profiles, history, tournaments'
 seeding): ``rating_of``, ``ratings_of``, ``rating_history``, ``latest_rating_points``,
-``conservative_ratings``, ``leaderboard``; and the one read both rating paths share,
-``seat_results`` (what a finished match's seats did). Other features read ratings here
+``match_rating_changes``, ``conservative_ratings``, ``leaderboard``; and the one read
+both rating paths share, ``seat_results`` (what a finished match's seats did). Other features read ratings here
 only: ``games.ratings.models`` is protected (pyproject.toml, lint-imports).
 
-Every number shown is ``rules.display`` (the conservative estimate, scaled); the raw
-mu and sigma come along for programs.
+Every number shown is ``rules.display`` (1500 for a new player), with "?" while
+``rules.is_provisional``; the raw mu and sigma come along for programs.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, F, Q, Window
+from django.db.models import Case, Count, F, OuterRef, Q, Subquery, Value, When, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -27,11 +27,11 @@ from games.models import Move, Seat
 from games.ratings import rules
 from games.ratings.models import Rating, RatingChange
 
-# A rating is provisional (shown with a "?") before this many rated matches: the profile
-# says so in words. Re-exported for other features, which read ratings through this module.
+# A rating is provisional (shown with a "?") before this many rated matches: the pages
+# say so in words. Re-exported for other features, which read ratings through this module.
 PROVISIONAL_BELOW = rules.PROVISIONAL_BELOW
-# The leaderboard lists players with at least rules.PROVISIONAL_BELOW rated matches in
-# the game, one of them finished within ACTIVE_DAYS, best first, at most LEADERBOARD_SIZE.
+# The leaderboard lists players with a rated match of the game finished within
+# ACTIVE_DAYS, established ones first, at most LEADERBOARD_SIZE.
 ACTIVE_DAYS = 30
 LEADERBOARD_SIZE = 100
 # Matches read per query when many are read at once (SQLite caps a query's parameters).
@@ -49,11 +49,16 @@ class PlayerRating:
 
     @property
     def display(self) -> int:
-        return rules.display(self.mu, self.sigma)
+        return rules.display(self.mu)
 
     @property
     def is_provisional(self) -> bool:
         return rules.is_provisional(self.rated_matches)
+
+    @property
+    def shown(self) -> str:
+        """The number as written in plain text: "1500?" while provisional, "1612" after."""
+        return rules.shown(self.display, provisional=self.is_provisional)
 
 
 @dataclass(frozen=True)
@@ -72,19 +77,31 @@ class RatingPoint:
 
     @property
     def display_before(self) -> int:
-        return rules.display(self.mu_before, self.sigma_before)
+        return rules.display(self.mu_before)
 
     @property
     def display_after(self) -> int:
-        return rules.display(self.mu_after, self.sigma_after)
+        return rules.display(self.mu_after)
 
     @property
     def change(self) -> int:
+        """What the match did to the number shown (+12, -9): the two shown numbers'
+        difference, so it adds up with what the player saw before and after."""
         return self.display_after - self.display_before
 
     @property
     def is_provisional(self) -> bool:
+        """Provisional after this match (``rated_matches`` counts it)."""
         return rules.is_provisional(self.rated_matches)
+
+
+@dataclass(frozen=True)
+class MatchRatingChange:
+    """What one rated match did to one player's rating (``point``), for its page."""
+
+    user: User
+    seat: int  # the seat whose result moved it (a bot seated twice: its first)
+    point: RatingPoint
 
 
 @dataclass(frozen=True)
@@ -171,25 +188,58 @@ def latest_rating_points(
     return points
 
 
+def match_rating_changes(match_ids: list[int]) -> dict[int, list[MatchRatingChange]]:
+    """What each rated match among ``match_ids`` did to each player's rating, by seat,
+    each with how many rated matches the player had after it (for the "?"): one query
+    whatever their number. A match not rated, or not yet (the rating task runs just
+    after the match finishes), is left out."""
+    up_to_this_one = Q(finished_at__lt=OuterRef("finished_at")) | Q(
+        finished_at=OuterRef("finished_at"), match_id__lte=OuterRef("match_id")
+    )
+    counted = (
+        RatingChange.objects.filter(up_to_this_one, user=OuterRef("user"), game=OuterRef("game"))
+        .order_by()
+        .values("user")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    changes = (
+        RatingChange.objects.filter(match_id__in=match_ids)
+        .select_related("user")
+        .annotate(rated_matches=Subquery(counted))
+        .order_by("match_id", "seat")
+    )
+    by_match: dict[int, list[MatchRatingChange]] = {}
+    for change in changes:
+        by_match.setdefault(change.match_id, []).append(
+            MatchRatingChange(
+                user=change.user, seat=change.seat, point=rating_point(change, change.rated_matches)
+            )
+        )
+    return by_match
+
+
 def conservative_ratings(game_slug: str, user_ids: list[int]) -> dict[int, float]:
-    """Each rated player's conservative rating in the game (the leaderboard's order),
-    by user id; players without a rated match there are left out (tournament seeding)."""
+    """Each rated player's conservative rating in the game (mu - 3 sigma: low while
+    little is known), by user id; players without a rated match there are left out
+    (tournament seeding)."""
     rows = Rating.objects.filter(game=game_slug, user_id__in=user_ids, rated_matches__gt=0)
     return dict(rows.values_list("user_id", "conservative"))
 
 
 def leaderboard(game_slug: str, *, now: datetime | None = None) -> list[LeaderboardRow]:
-    """The best ``LEADERBOARD_SIZE`` established, active players of a game, bots
-    included, by the rating shown (then the finer conservative value, more matches,
-    longer on the site)."""
+    """The active players of a game (a rated match in the last ``ACTIVE_DAYS``), bots
+    included, at most ``LEADERBOARD_SIZE``: the established first, then the provisional
+    while there is room, each group by the rating shown (mu, of which it is a rising
+    function; ties: the conservative estimate, more rated matches, longer on the site).
+    Why this order: ``rules``' docstring."""
     game = rated_game(game_slug)
     active_since = (now or timezone.now()) - timedelta(days=ACTIVE_DAYS)
+    provisional = Case(When(rated_matches__lt=rules.PROVISIONAL_BELOW, then=Value(1)), default=Value(0))
     ratings = (
-        Rating.objects.filter(
-            game=game.slug, rated_matches__gte=rules.PROVISIONAL_BELOW, last_rated_at__gte=active_since
-        )
+        Rating.objects.filter(game=game.slug, rated_matches__gt=0, last_rated_at__gte=active_since)
         .select_related("user")
-        .order_by("-conservative", "-rated_matches", "user_id")[:LEADERBOARD_SIZE]
+        .order_by(provisional, "-mu", "-conservative", "-rated_matches", "user_id")[:LEADERBOARD_SIZE]
     )
     return [
         LeaderboardRow(place=place, user=rating.user, rating=_player_rating(rating))

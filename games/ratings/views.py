@@ -11,18 +11,21 @@ from games.ratings import rules, selectors
 
 
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    """A rated game's best established, active players; 404 for an unknown or unrated game."""
+    """A rated game's active players, the established first, then the provisional
+    under their own heading; 404 for an unknown or unrated game."""
     try:
         game = selectors.rated_game(slug)
     except MatchError as error:
         raise Http404(str(error)) from None
     mine = selectors.rating_of(request.user, game.slug) if isinstance(request.user, User) else None
+    rows = selectors.leaderboard(game.slug)
     return render(
         request,
         "ratings/leaderboard.html",
         {
             "game": game,
-            "rows": selectors.leaderboard(game.slug),
+            "established_rows": [row for row in rows if not row.rating.is_provisional],
+            "provisional_rows": [row for row in rows if row.rating.is_provisional],
             "mine": mine,
             "established": rules.PROVISIONAL_BELOW,
             "active_days": selectors.ACTIVE_DAYS,

@@ -18,9 +18,9 @@ from tests.games.history.helpers import bot, finished
 pytestmark = pytest.mark.django_db
 
 NOON = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
-# Per page: the token and its user, then the rows, their tables and their notes (the
-# tournaments' one query: games/match_notes.py); the rate limit is in Redis.
-API_PAGE = 4
+# Per page: the token and its user, then the rows, their tables and their notes (one
+# query each for tournaments and ratings: games/match_notes.py); the rate limit is in Redis.
+API_PAGE = 5
 
 
 def test_a_program_pages_through_its_history_with_the_next_cursor(

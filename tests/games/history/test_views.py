@@ -23,8 +23,8 @@ pytestmark = pytest.mark.django_db
 NOON = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 # A History page: the session and its user, the navigation's "waiting for me" count
 # (every page's), the rows with their matches, the seats of those matches' tables, and
-# their notes (the tournaments' one query: games/match_notes.py).
-HISTORY_PAGE = 6
+# their notes (one query each for tournaments and ratings: games/match_notes.py).
+HISTORY_PAGE = 7
 
 
 def match_links(page: str) -> list[int]:

@@ -162,7 +162,7 @@ def test_the_chart_keeps_the_latest_rated_matches_and_counts_them_from_the_first
     assert series.points == rating_history(ann, "go-fox")[-5:]
     assert [point.rated_matches for point in series.points] == [8, 9, 10, 11, 12]
     assert series.is_cut and not series.points[-1].is_provisional
-    assert series.rating.display == rules.display(series.rating.mu, series.rating.sigma)
+    assert series.rating.display == rules.display(series.rating.mu)
 
 
 def test_a_player_with_a_rating_has_it_on_the_record(ann: User, bob: User) -> None:

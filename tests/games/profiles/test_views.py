@@ -14,7 +14,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import Match
-from games.ratings.selectors import rating_of
+from games.ratings.selectors import rating_history, rating_of
 from tests.games.helpers import logged_in
 from tests.games.history.helpers import bot, finished
 from tests.games.profiles.helpers import minutes, play_rated
@@ -22,11 +22,11 @@ from tests.games.profiles.helpers import minutes, play_rated
 pytestmark = pytest.mark.django_db
 
 # The player, their ratings, their records, the charts' points, the recent matches,
-# their tables' seats and their notes (a tournament's table); for a person signed in,
-# also the session and its user, the navigation's "waiting for me" count, and the
-# record against them.
-PROFILE_PAGE_VISITOR = 7
-PROFILE_PAGE_SIGNED_IN = 11
+# their tables' seats and their notes (a tournament's table, the rating changes); for a
+# person signed in, also the session and its user, the navigation's "waiting for me"
+# count, and the record against them.
+PROFILE_PAGE_VISITOR = 8
+PROFILE_PAGE_SIGNED_IN = 12
 
 
 def cells(page: str, table_id: str, game: str) -> dict[str, str]:
@@ -36,7 +36,7 @@ def cells(page: str, table_id: str, game: str) -> dict[str, str]:
     row = re.search(rf'<tr data-game="{game}">(.*?)</tr>', table.group(0), re.S)
     assert row, f"no row of {game} in {table_id}"
     found = re.findall(r'<td[^>]*class="([\w-]+)"[^>]*>(.*?)</td>', row.group(1), re.S)
-    return {name: " ".join(unescape(re.sub(r"<[^>]+>", " ", text)).split()) for name, text in found}
+    return {name: " ".join(unescape(re.sub(r"<[^>]+>", "", text)).split()) for name, text in found}
 
 
 def match_links(page: str) -> set[int]:
@@ -68,18 +68,27 @@ def test_a_rated_game_shows_the_rating_provisional_until_ten_and_its_chart(ann: 
     page = Client().get("/players/ann/").content.decode()
     rating = rating_of(ann, "go-fox")
     assert rating is not None
-    assert cells(page, "game-records", "go-fox")["rating"] == f"{rating.display} provisional"
+    assert cells(page, "game-records", "go-fox")["rating"] == f"{rating.display}? provisional"
+    assert rating.display > 1500 and 'title="Provisional: 3 of 10 rated matches"' in page
     chart = re.search(r'<figure class="rating-figure" id="rating-chart-go-fox">(.*?)</figure>', page, re.S)
     assert chart, "no chart"
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart"' in chart.group(1)
     assert '<title id="rating-go-fox-title">Go Fox! rating</title>' in chart.group(1)
     assert chart.group(1).count("<circle") == 3
-    assert f"<title>20 Nov 2026: {rating.display}</title></circle>" in chart.group(1)
-    assert "after 3 rated matches" in " ".join(chart.group(1).split())
+    change = rating_history(ann, "go-fox")[-1].change
+    assert 0 < change < 74  # the third win in a row moves less than the first
+    assert f"<title>20 Nov 2026: {rating.display}? (+{change})</title></circle>" in chart.group(1)
+    caption = " ".join(unescape(re.sub(r"<[^>]+>", "", chart.group(1).split("</svg>")[1])).split())
+    assert caption.startswith(
+        f"Now {rating.display}? provisional after 3 rated matches. Hollow dots: provisional"
+    )
     play_rated("go-fox", ann, bob, 7, start=10)
     page = Client().get("/players/ann/").content.decode()
     rating = rating_of(ann, "go-fox")
     assert rating is not None and cells(page, "game-records", "go-fox")["rating"] == str(rating.display)
+    chart = re.search(r'<figure class="rating-figure" id="rating-chart-go-fox">(.*?)</figure>', page, re.S)
+    assert chart and f"<title>20 Nov 2026: {rating.display} (+" in chart.group(1)  # no "?" now
+    assert chart.group(1).count("is-provisional") == 9  # the first nine dots
     # Bob's chart too: a chart per rated game, for whoever has a rating.
     assert 'id="rating-chart-go-fox"' in Client().get("/players/bob/").content.decode()
 

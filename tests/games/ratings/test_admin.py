@@ -25,3 +25,5 @@ def test_a_superuser_reads_ratings_and_their_changes_and_cannot_change_them(ann:
         assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
         assert admin.post(f"/admin/ratings/{model}/{row.pk}/delete/", {"post": "yes"}).status_code == 403
     assert Rating.objects.get(pk=rating.pk).mu == rating.mu and RatingChange.objects.count() == 2
+    # The rating as the site shows it, beside the stored numbers.
+    assert '<td class="field-shown">1574?</td>' in admin.get("/admin/ratings/rating/").content.decode()
