@@ -402,6 +402,11 @@ class HomeRow:
         return [seat for seat in self.table if seat.user_id is None or seat.user_id != self.viewer_id]
 
     @property
+    def guests(self) -> list[Seat]:
+        """The others but the person who made the match (an invitation names them apart)."""
+        return [seat for seat in self.others if seat.user_id != self.match.created_by_id]
+
+    @property
     def to_play(self) -> list[Seat]:
         """The seats that owe a decision now (whose turn it is)."""
         return [seat for seat in self.table if seat.owes_decision]

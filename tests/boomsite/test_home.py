@@ -152,6 +152,7 @@ def test_each_part_shows_the_players_own_matches_and_nobody_elses_private_ones(
     assert f'action="/matches/{invited.pk}/decline"' in invitations
     assert invitations.count('name="csrfmiddlewaretoken"') == 2
     assert 'name="next" value="/"' in invitations
+    assert "also at the table" not in invitations  # Carl, who invited her, is named once
 
     # Waiting for others: Bob's turn, and the tables Ann sits at waiting for players.
     running = part(page, "running")
