@@ -19,6 +19,7 @@ from games.services import SeatRequest, match_create, match_join, match_submit_a
 from tests.browser.axe import serious_findings
 from tests.browser.helpers import log_in, off_the_event_loop
 from tests.games.history.helpers import finished
+from tests.games.tournaments.helpers import make_tournament
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -111,6 +112,7 @@ def test_the_title_and_badge_follow_the_opponents_move_on_another_page(live_site
             creator=carl, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
         )
         finished([waiting, carl], ranks=[1, 2], result={"scores": [9, 4], "ranks": [1, 2]})
+        make_tournament(carl, name="Winter Cup")  # a feature's section (HOME_SECTIONS) in the side column
         return invitation
 
     invitation = off_the_event_loop(more_for_the_home_page)
@@ -119,6 +121,10 @@ def test_the_title_and_badge_follow_the_opponents_move_on_another_page(live_site
     page.reload()
     assert page.locator("#open-seats button", has_text="Join").count() == 1
     assert "Won, 1st of 2 (9 " in page.inner_text("#results")
+    assert (
+        page.locator(".home-side section[aria-labelledby='tournaments'] a", has_text="Winter Cup").count()
+        == 1
+    )
     reads_well_at_both_widths(page)
     # Declined here, the invitation is gone and the page says so.
     page.click(f"#invitations button[aria-label='Decline the invitation to Go Fox! #{invitation.pk}']")
