@@ -215,6 +215,14 @@ def test_an_invitation_is_accepted_or_declined_from_the_home_page(ann: User, bob
     assert "You have no invitation to this match." in client.get("/").content.decode()
 
 
+def test_my_matches_declines_back_to_itself_too(ann: User, bob: User) -> None:
+    """The same bug there: a private invitation declined led to the match page, a 404."""
+    match = invitation(bob, ann)
+    client = logged_in(ann)
+    assert 'name="next" value="/matches/"' in client.get("/matches/").content.decode()
+    assert client.post(f"/matches/{match.pk}/decline", {"next": "/matches/"})["Location"] == "/matches/"
+
+
 @pytest.mark.parametrize("elsewhere", ["https://evil.example/", "//evil.example/", "javascript:alert(1)", ""])
 def test_a_decline_goes_back_only_to_an_address_of_the_site(ann: User, bob: User, elsewhere: str) -> None:
     match = invitation(bob, ann, visibility="public")
