@@ -399,7 +399,7 @@ class HomeRow:
     @property
     def others(self) -> list[Seat]:
         """Everyone at the table but the person, open seats included."""
-        return [seat for seat in self.table if seat.user_id is None or seat.user_id != self.viewer_id]
+        return [seat for seat in self.table if seat.user_id != self.viewer_id]
 
     @property
     def guests(self) -> list[Seat]:
