@@ -10,6 +10,7 @@ handler500 = "boomsite.views.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("home/live/", views.home_live, name="home_live"),  # the home page's live parts (static/js/home.js)
     path("healthz", health.healthz, name="healthz"),
     # Prometheus, for the addresses in METRICS_ALLOWED only (boomsite/metrics.py).
     path("metrics", metrics.serve_metrics, name="metrics"),

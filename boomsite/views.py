@@ -1,21 +1,43 @@
 import sys
 
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views import defaults
+from django.views.decorators.cache import never_cache
 
 from accounts.models import User
 from boomsite.security import CONTENT_SECURITY_POLICY
+from games import selectors
 from games.engine import all_games
 from games.errors import BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, ErrorCode, http_status, is_pool_exhausted
 from games.feature_links import home_sections
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "home.html", {"games": all_games(), "feature_sections": home_sections(_person(request))}
+    """The home page: for a stranger, what the site is; for a signed-in player, what waits
+    for them, their running matches, seats they could take, what features offer (the
+    ``HOME_SECTIONS`` hook) and their last results (docs/site.md, "The home page")."""
+    person = _person(request)
+    context: dict[str, object] = {"games": all_games(), "feature_sections": home_sections(person)}
+    if not isinstance(person, User):
+        return render(request, "home.html", context)
+    home = selectors.home(person)
+    context.update(
+        waiting=home.waiting, running=home.running, open_seats=home.open_seats, results=home.results
     )
+    return render(request, "home/signed_in.html", context)
+
+
+@never_cache
+@login_required
+def home_live(request: HttpRequest) -> HttpResponse:
+    """The home page's "Waiting for you" and running matches alone: what its script
+    (static/js/home.js) fetches again when the count of matches waiting changes."""
+    assert isinstance(request.user, User)
+    waiting, running = selectors.home_live(request.user)
+    return render(request, "home/_live.html", {"waiting": waiting, "running": running})
 
 
 def _person(request: HttpRequest) -> User | AnonymousUser:

@@ -16,7 +16,9 @@ returning an address or None, the first address given wins (a name is one link);
 - ``HOME_SECTIONS``: sections of the home page, after its introduction;
 - ``PLAY_SECTIONS``: sections of the play page, after the games:
 
-``function(user)`` returning a ``FeatureSection`` (a titled list of links) or None.
+``function(user)`` returning a ``FeatureSection`` (a titled list of links, each with
+optional buttons that post at once, and the words for an empty list) or None. A
+signed-in person's home page draws them in its side column, beside their matches.
 
 The functions are imported once per list of paths (a test that changes the setting
 gets its own), so asking costs what the functions themselves cost.
@@ -43,28 +45,48 @@ HOOK_SETTINGS = ("NAV_LINKS", "GAME_LINKS", "REPLAY_LINKS", "PLAYER_PAGES", "HOM
 
 
 @dataclass(frozen=True)
+class FeatureButton:
+    """A button beside a section's link that posts to ``url`` at once ("Accept", "Follow"):
+    the page draws a form with the CSRF token and nothing else, so the view reads no other
+    field. ``label``: what a screen reader hears, when ``text`` alone says too little out of
+    its row ("Accept Ann's challenge": it must contain ``text``, the words a person sees and
+    may say to voice control); ``secondary``: drawn quieter ("Decline")."""
+
+    text: str
+    url: str
+    label: str = ""
+    secondary: bool = False
+
+
+@dataclass(frozen=True)
 class FeatureLink:
     """A link a feature offers: ``text`` to ``url``. ``id``: the element's id, where a
     page's script or a test finds it; ``hint``: a few quiet words after it; ``script_url``:
-    an address the page's script may ask for more (the replay's marks, from the review)."""
+    an address the page's script may ask for more (the replay's marks, from the review);
+    ``buttons``: in a section, small forms after it (``FeatureButton``)."""
 
     text: str
     url: str
     id: str = ""
     hint: str = ""
     script_url: str = ""
+    buttons: tuple[FeatureButton, ...] = ()
 
 
 @dataclass(frozen=True)
 class FeatureSection:
     """A part of a page a feature offers ("Tournaments"): a heading, ``title``, over its
-    ``links`` (each with its hint), and ``more``, a link to all of them. ``id``: the
-    heading's id, unique on the page (the section is labelled by it)."""
+    ``links`` (each with its hint and buttons), and ``more``, a link to all of them.
+    ``id``: the heading's id, unique on the page (the section is labelled by it).
+    ``empty``: the words shown when ``links`` is empty ("Nobody you follow is online"),
+    for a section that keeps its place with nothing in it; a section with neither links
+    nor ``empty`` is not drawn (offering None says the same)."""
 
     title: str
     id: str
     links: list[FeatureLink]
     more: FeatureLink | None = None
+    empty: str = ""
 
 
 @cache

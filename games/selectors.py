@@ -11,11 +11,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.contrib.humanize.templatetags.humanize import ordinal
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 
 from accounts.models import User
 from games import replays
-from games.boards import Board, build_board
+from games.boards import Board, build_board, score_in_words
 from games.engine import IllegalAction
 from games.engine.log import render_text
 from games.models import Announcement, Match, Move, Seat
@@ -269,17 +270,16 @@ def your_turn_count(user: User) -> int:
     ).count()
 
 
+# A person's seat that waits for them: their turn in a running match, or an invitation to
+# answer. One definition for the badge's count and the home page's list of them.
+MY_TURN = Q(owes_decision=True, resigned_at__isnull=True, match__status=Match.Status.RUNNING)
+MY_INVITATION = Q(joined_at__isnull=True, match__status=Match.Status.OPEN)
+
+
 def waiting_for_me_count(user: User) -> int:
     """The matches waiting for ``user``: their turn in a running match, or an invitation
     to answer. The navigation's badge and the tab title on every page (one query)."""
-    return (
-        Seat.objects.filter(user=user)
-        .filter(
-            Q(owes_decision=True, resigned_at__isnull=True, match__status=Match.Status.RUNNING)
-            | Q(joined_at__isnull=True, match__status=Match.Status.OPEN)
-        )
-        .count()
-    )
+    return Seat.objects.filter(user=user).filter(MY_TURN | MY_INVITATION).count()
 
 
 def people_at(match_id: int) -> list[int]:
@@ -368,3 +368,216 @@ def live_public_matches(limit: int = 20) -> list[Match]:
             Match.objects.filter(status=Match.Status.RUNNING, visibility=Match.Visibility.PUBLIC)
         ).order_by("-updated_at")[:limit]
     )
+
+
+# -- the signed-in home page -------------------------------------------------------
+#
+# Each part is one read, and the tables of every match shown (seats and their players)
+# one more for all parts together: a fixed number of queries however many matches a
+# person has (tests/games/test_query_budgets.py).
+
+HOME_RUNNING = 8  # running matches waiting for others; My matches lists them all
+HOME_OPEN_SEATS = 5  # the play page lists every open public match
+HOME_RESULTS = 5  # History and My matches have the rest
+
+# How a finished match went for a seat: the words of History's rows.
+OUTCOME_WORDS = {"won": "Won", "lost": "Lost", "shared": "Shared first place"}
+
+
+@dataclass
+class HomeRow:
+    """A match on the home page: the match, the person's seat there (None at a table they
+    could join), and its table, read for every row of the page at once."""
+
+    match: Match
+    mine: Seat | None
+    viewer_id: int
+
+    @property
+    def table(self) -> list[Seat]:
+        return list(self.match.seats.all())
+
+    @property
+    def others(self) -> list[Seat]:
+        """Everyone at the table but the person, open seats included."""
+        return [seat for seat in self.table if seat.user_id != self.viewer_id]
+
+    @property
+    def guests(self) -> list[Seat]:
+        """The others but the person who made the match (an invitation names them apart)."""
+        return [seat for seat in self.others if seat.user_id != self.match.created_by_id]
+
+    @property
+    def to_play(self) -> list[Seat]:
+        """The seats that owe a decision now (whose turn it is)."""
+        return [seat for seat in self.table if seat.owes_decision]
+
+    @property
+    def free_seats(self) -> int:
+        """Seats nobody has taken or been invited to (at an open table)."""
+        return sum(seat.user_id is None for seat in self.table)
+
+    @property
+    def invited(self) -> int:
+        """Invitations not answered yet (at an open table)."""
+        return sum(seat.user_id is not None and seat.joined_at is None for seat in self.table)
+
+    @property
+    def missing(self) -> int:
+        """Players an open table still waits for: its free seats and unanswered invitations."""
+        return sum(seat.joined_at is None for seat in self.table)
+
+
+@dataclass
+class HomeResult(HomeRow):
+    """A finished match of the person's, with History's words for how it went."""
+
+    mine: Seat
+
+    @property
+    def outcome(self) -> str:
+        """ "won", "lost" or "shared": the rule of ``games/history/selectors.outcome`` (a
+        feature the core does not import), in Python over a table already read. Where the
+        result says "won" (cooperative and solitaire games) that decides; otherwise rank 1
+        alone wins, shared with another seat is a shared first place, anything else
+        (a lower rank, resigning, losing on time) loses."""
+        result = self.match.result or {}
+        if "won" in result:
+            return "won" if result["won"] else "lost"
+        if self.mine.resigned_at is not None or self.mine.rank != 1:
+            return "lost"
+        if any(seat.rank == 1 and seat.pk != self.mine.pk for seat in self.table):
+            return "shared"
+        return "won"
+
+    @property
+    def outcome_text(self) -> str:
+        return OUTCOME_WORDS[self.outcome]
+
+    @property
+    def rank_text(self) -> str:
+        """ "2nd of 4"; empty for a seat without a rank or a cooperative game (as History)."""
+        if self.mine.rank is None or self.match.engine.is_cooperative:
+            return ""
+        return f"{ordinal(self.mine.rank)} of {len(self.table)}"
+
+    @property
+    def score_text(self) -> str:
+        """ "16 pairs": the final score in the game's words; empty as in History."""
+        if self.mine.score is None or self.match.engine.is_cooperative:
+            return ""
+        return score_in_words(self.match.engine, self.mine.score)
+
+
+@dataclass
+class WaitingForYou:
+    """What waits for a person: exactly what ``waiting_for_me_count`` counts."""
+
+    your_turn: list[HomeRow]  # the most urgent clock first (the seat's deadline or paused clock)
+    invitations: list[HomeRow]  # newest first; each match with its ``created_by`` read
+
+    @property
+    def count(self) -> int:
+        return len(self.your_turn) + len(self.invitations)
+
+
+@dataclass
+class RunningMatches:
+    """Matches a person plays in that wait for someone else: running, or open and waiting
+    for players to join (the latest change first)."""
+
+    rows: list[HomeRow]
+    more: bool  # there are more than shown (My matches lists them all)
+
+
+@dataclass
+class Home:
+    """The signed-in home page: each part of it, read once (``home``)."""
+
+    waiting: WaitingForYou
+    running: RunningMatches
+    open_seats: list[HomeRow]  # public, with a free seat, none of the person's; newest first
+    results: list[HomeResult]  # the last finished, newest first
+
+
+def _waiting_for_you(user: User) -> WaitingForYou:
+    seats = list(
+        Seat.objects.filter(user=user)
+        .filter(MY_TURN | MY_INVITATION)
+        .select_related("match__created_by")
+        .defer("match__state")
+    )
+    turns = [seat for seat in seats if seat.match.status == Match.Status.RUNNING]
+    invitations = [seat for seat in seats if seat.match.status == Match.Status.OPEN]
+    # As My matches: the least time left first, matches without a running clock last.
+    turns.sort(key=lambda seat: (seat.deadline_at is None, seat.deadline_at or seat.match.updated_at))
+    invitations.sort(key=lambda seat: seat.match.created_at, reverse=True)
+    return WaitingForYou(
+        your_turn=[HomeRow(match=seat.match, mine=seat, viewer_id=user.pk) for seat in turns],
+        invitations=[HomeRow(match=seat.match, mine=seat, viewer_id=user.pk) for seat in invitations],
+    )
+
+
+def _running_for_others(user: User) -> RunningMatches:
+    """Matches the person plays in that wait for others: running ones where they owe
+    nothing now (and have not resigned), and those they sit at waiting for players."""
+    seats = list(
+        Seat.objects.filter(user=user, joined_at__isnull=False)
+        .filter(
+            Q(match__status=Match.Status.RUNNING, owes_decision=False, resigned_at__isnull=True)
+            | Q(match__status=Match.Status.OPEN)
+        )
+        .select_related("match")
+        .defer("match__state")
+        .order_by("-match__updated_at", "-pk")[: HOME_RUNNING + 1]
+    )
+    rows = [HomeRow(match=seat.match, mine=seat, viewer_id=user.pk) for seat in seats[:HOME_RUNNING]]
+    return RunningMatches(rows=rows, more=len(seats) > HOME_RUNNING)
+
+
+def _open_seats_for(user: User) -> list[HomeRow]:
+    free_seat = Seat.objects.filter(match_id=OuterRef("pk"), user__isnull=True)
+    theirs = Seat.objects.filter(match_id=OuterRef("pk"), user=user)
+    matches = (
+        Match.objects.filter(status=Match.Status.OPEN, visibility=Match.Visibility.PUBLIC)
+        .filter(Exists(free_seat))
+        .exclude(Exists(theirs))
+        .exclude(created_by=user)
+        .select_related("created_by")
+        .defer("state")
+        .order_by("-created_at", "-pk")[:HOME_OPEN_SEATS]
+    )
+    return [HomeRow(match=match, mine=None, viewer_id=user.pk) for match in matches]
+
+
+def _recent_results(user: User) -> list[HomeResult]:
+    seats = (
+        Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
+        .select_related("match")
+        .defer("match__state")
+        .order_by("-match__finished_at", "-pk")[:HOME_RESULTS]
+    )
+    return [HomeResult(match=seat.match, mine=seat, viewer_id=user.pk) for seat in seats]
+
+
+def _read_tables(rows: list[HomeRow]) -> None:
+    """Every row's table (its seats with their players), for all ``rows`` in one query."""
+    prefetch_related_objects(
+        [row.match for row in rows], Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
+
+
+def home_live(user: User) -> tuple[WaitingForYou, RunningMatches]:
+    """The parts of the home page a turn or an invitation changes, which its script
+    fetches again when the count of what waits changes (three queries)."""
+    waiting, running = _waiting_for_you(user), _running_for_others(user)
+    _read_tables([*waiting.your_turn, *waiting.invitations, *running.rows])
+    return waiting, running
+
+
+def home(user: User) -> Home:
+    """What the signed-in home page shows ``user`` (five queries, whatever they have)."""
+    waiting, running = _waiting_for_you(user), _running_for_others(user)
+    open_seats, results = _open_seats_for(user), _recent_results(user)
+    _read_tables([*waiting.your_turn, *waiting.invitations, *running.rows, *open_seats, *results])
+    return Home(waiting=waiting, running=running, open_seats=open_seats, results=results)

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -295,9 +296,12 @@ def _done(
     error: services.MatchError | None = None,
     *,
     invite: str | None = None,
+    back_to: str | None = None,
 ) -> HttpResponse:
     if error is not None:
         messages.error(request, str(error))
+    if back_to:
+        return redirect(back_to)
     if invite:
         return redirect(f"{reverse('match', args=[match_id])}?{urlencode({'invite': invite})}")
     return redirect("match", match_id)
@@ -334,6 +338,18 @@ def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
     return _done(request, match_id)
 
 
+def _back_to(request: HttpRequest) -> str | None:
+    """The page a form asks to come back to (its ``next`` field: the home page's Decline,
+    as a private match declined is no longer the decliner's to see), when it is an
+    address of this site; None otherwise, and the match page follows."""
+    wanted = request.POST.get("next", "")
+    if wanted.startswith("/") and url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return wanted
+    return None
+
+
 def _simple_post(service: Any, success: str | None = None) -> Any:
     @login_required
     @require_POST
@@ -343,10 +359,10 @@ def _simple_post(service: Any, success: str | None = None) -> Any:
         try:
             service(match_id=match_id, user=request.user)
         except services.MatchError as error:
-            return _done(request, match_id, error)
+            return _done(request, match_id, error, back_to=_back_to(request))
         if success:
             messages.success(request, success)
-        return _done(request, match_id)
+        return _done(request, match_id, back_to=_back_to(request))
 
     return view
 

@@ -1,8 +1,9 @@
 // The matches waiting for the signed-in person (their turn, or an invitation), live on
 // every page: one socket per page (/ws/me/) pushes {"type": "badge", "count": n} as it
 // opens and whenever the count changes; the navigation's badge and the tab's title
-// follow it. Opt-in browser notifications: "Notify me" asks once; afterwards a count
-// that grows while the tab is in the background shows one notification.
+// follow it, and the "boomsite:waiting" event tells the page (home.js). Opt-in browser
+// notifications: "Notify me" asks once; afterwards a count that grows while the tab is
+// in the background shows one notification.
 (function () {
   "use strict";
   const badge = document.getElementById("your-turn-badge");
@@ -25,6 +26,8 @@
       shown.hidden = next === 0;
     });
     document.title = next ? "(" + next + ") Waiting for you · " + plainTitle : plainTitle;
+    // For a page that shows what waits (the home page's home.js): every count heard.
+    document.dispatchEvent(new CustomEvent("boomsite:waiting", { detail: { count: next } }));
     if (grew && document.hidden) notify(next);
   }
 

@@ -30,6 +30,7 @@ TEMPLATES = Path(django_settings.BASE_DIR) / "templates"
 CORE_TEMPLATES = [
     "base.html",
     "home.html",
+    "home/**/*.html",
     "_feature_sections.html",
     "404.html",
     "429.html",

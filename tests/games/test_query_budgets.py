@@ -21,7 +21,7 @@ from accounts.models import User
 from games.live.fragments import live_html, read_live_picture
 from games.models import Match
 from games.selectors import access
-from games.services import SeatRequest, match_create, match_join, match_submit_action
+from games.services import SeatRequest, match_create, match_join, match_resign, match_submit_action
 from games.services.state import SEAT_STATE_FIELDS
 
 pytestmark = pytest.mark.django_db
@@ -39,6 +39,10 @@ BOARD_PAGE = 2  # the live part for the page or /board: the match and its seats,
 # match, then a render per kind of viewer, which asks the database nothing.
 BOARD_PUSH_READ = 2
 MATCH_PAGE = 8  # the whole match page for a player (session, user, match, seats, chat, the tournament note)
+# The signed-in home page (set 2026-11-28): session, user, the badge's count, the
+# tournaments' section (two), then one read per part (waiting for you, running, open
+# seats, results) and one for every table shown.
+HOME = 10
 MY_MATCHES = (
     15  # "My matches" (the same with 1 or 5 matches in each list: no N+1; the tables I watch included)
 )
@@ -149,3 +153,58 @@ def test_my_matches_stays_within_its_query_budget(
     client.force_login(ann)
     with django_assert_max_num_queries(MY_MATCHES):
         assert client.get("/matches/").status_code == 200
+
+
+def test_the_signed_in_home_page_stays_within_its_query_budget(
+    table: Match, ann: User, bob: User, make_person: Any, django_assert_max_num_queries: Any
+) -> None:
+    """Every part of the home page filled (a turn, an invitation, a running match waiting
+    for others, an open seat, a result), then three more of each: the same count."""
+    carl = make_person("carl2")
+
+    def more_of_everything() -> None:
+        match_create(  # an invitation, and an open seat at Bob's table
+            creator=bob, game_slug="go-fox", options={},
+            seats=[SeatRequest("me"), SeatRequest("invite", username="ann"), SeatRequest("open")],
+        )  # fmt: skip
+        match_create(
+            creator=carl, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
+        )
+        running = match_create(
+            creator=ann, game_slug="go-fox", options={}, turn_limit=3600,
+            seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+        )  # fmt: skip
+        match_join(match_id=running.pk, user=bob)
+        while (turn := mover(running))[0] != ann:  # Ann's turn: in "Waiting for you"
+            match_submit_action(match_id=running.pk, user=turn[0], action=turn[1], ply=running.ply)
+        waiting_for_bob = match_create(
+            creator=ann, game_slug="go-fox", options={}, turn_limit=3600,
+            seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+        )  # fmt: skip
+        match_join(match_id=waiting_for_bob.pk, user=bob)
+        while (turn := mover(waiting_for_bob))[0] != bob:
+            match_submit_action(
+                match_id=waiting_for_bob.pk, user=turn[0], action=turn[1], ply=waiting_for_bob.ply
+            )
+        finished = match_create(
+            creator=ann, game_slug="go-fox", options={},
+            seats=[SeatRequest("me"), SeatRequest("invite", username="carl2")],
+        )  # fmt: skip
+        match_join(match_id=finished.pk, user=carl)
+        match_resign(match_id=finished.pk, user=carl)
+
+    client = Client()
+    client.force_login(ann)
+    counts = []
+    for _ in range(2):
+        more_of_everything()
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get("/").content.decode()
+        counts.append(len(queries))
+        for _ in range(2):
+            more_of_everything()
+        for part in ('id="your-turn"', 'id="invitations"', "to play", " free of ", "outcome-won"):
+            assert part in page, part
+    assert counts[0] == counts[1], counts
+    with django_assert_max_num_queries(HOME):
+        assert client.get("/").status_code == 200
