@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.names import bot_seat_name
-from games import clocks, effects, replays
+from games import blocks, clocks, effects, replays
 from games.engine import IllegalAction
 from games.engine.options import parse_options
 from games.errors import ErrorCode, MatchError
@@ -129,6 +129,7 @@ def match_create_seated(
         )
     if type(timeouts_to_forfeit) is not int or not 1 <= timeouts_to_forfeit <= 10:
         raise MatchError(ErrorCode.BAD_TURN_LIMIT, "A player forfeits after 1 to 10 timeouts in a row.")
+    _refuse_blocked_invitations(created_by, seats)
     try:
         parsed = parse_options(game.options, options)
         game.new(len(seats), 0, parsed)  # catches combinations only the game knows (variant vs players)
@@ -160,6 +161,21 @@ def match_create_seated(
     _start_if_full(match)
     effects.match_changed(match)
     return match
+
+
+def _refuse_blocked_invitations(created_by: User, seats: list[PlacedSeat]) -> None:
+    """Nobody is invited by a person they blocked or who blocked them (``games/blocks.py``):
+    a lobby's invitation, a challenge or a rematch alike. Seats filled at once (a
+    tournament's tables) are no invitation: they are made whoever blocked whom."""
+    invited = [seat.user for seat in seats if seat.user is not None and not seat.joined]
+    if not invited:
+        return
+    kept_away = blocks.blocked_with(created_by.pk)
+    for guest in invited:
+        if guest.pk in kept_away:
+            raise MatchError(
+                ErrorCode.BLOCKED, f"You cannot invite {guest.public_name}: one of you has blocked the other."
+            )
 
 
 def match_rematch(*, match_id: int, user: User) -> Match:
