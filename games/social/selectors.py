@@ -63,7 +63,10 @@ def relation(viewer: User, player: User) -> Relation:
     kept_apart = found["blocking"] or found["blocked_by"]
     online = not kept_apart and not player.is_bot and player.pk in online_among([player.pk])
     return Relation(
-        following=found["following"], blocking=found["blocking"], blocked_by=found["blocked_by"], online=online
+        following=found["following"],
+        blocking=found["blocking"],
+        blocked_by=found["blocked_by"],
+        online=online,
     )
 
 

@@ -3,6 +3,8 @@ block's reach (invitations, challenges, follows), and every refusal writing noth
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from accounts.models import User
@@ -237,3 +239,16 @@ def test_challenging_a_bot_starts_the_match_at_once_in_a_game_its_level_plays(an
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING
     assert [seat.user for seat in match.seats.order_by("index")] == [ann, bot("basic")]
+
+
+def test_the_core_reads_blocks_only_through_its_hook(settings: Any, ann: User, bob: User) -> None:
+    services.block(blocker=bob, blocked=ann)
+    settings.BLOCKS = []  # no feature says who blocked whom: the core knows of no block
+    assert blocks.blocked_with(ann.pk) == set()
+    match_create(
+        creator=ann,
+        game_slug="go-fox",
+        options={},
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )
+    assert Match.objects.count() == 1
