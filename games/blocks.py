@@ -1,9 +1,10 @@
 """Who keeps away from whom, without the core importing the feature that records it.
 
 A person may block another (``games/social``: docs/site.md, "Friends, challenges and
-blocks"). The core honours a block in two places: nobody is invited to a match by
+blocks"). The core honours a block in three places: nobody is invited to a match by
 someone they blocked or who blocked them (``services.matches.match_create_seated``,
-which every invitation, challenge and rematch goes through), and a chat line is not
+which every invitation, challenge and rematch goes through), nobody joins the match
+of someone they blocked or who blocked them (``match_join``), and a chat line is not
 shown to someone its author blocked or was blocked by (the match page,
 ``views.match_page``, and the match socket, ``live.consumers``).
 

@@ -259,6 +259,12 @@ def match_join(*, match_id: int, user: User, invite: str | None = None) -> Match
             mine = next((seat for seat in seats if seat.user_id is None), None)
             if mine is None:
                 raise MatchError(ErrorCode.MATCH_FULL, "Every seat in this match is taken.")
+            # An open seat is no way round a block with the match's maker (games/blocks.py).
+            if match.created_by_id in blocks.blocked_with(user.pk):
+                raise MatchError(
+                    ErrorCode.BLOCKED,
+                    f"You cannot join {match.created_by.public_name}'s match: one of you has blocked the other.",
+                )
             mine.user = user
         mine.joined_at = timezone.now()
         mine.save(update_fields=["user", "joined_at"])

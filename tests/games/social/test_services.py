@@ -252,3 +252,17 @@ def test_the_core_reads_blocks_only_through_its_hook(settings: Any, ann: User, b
         seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
     )
     assert Match.objects.count() == 1
+
+
+def test_an_open_seat_is_no_way_round_a_block_with_the_match_s_creator(
+    ann: User, bob: User, cat: User
+) -> None:
+    public = match_create(
+        creator=ann, game_slug="go-fox", options={}, seats=[SeatRequest("me"), SeatRequest("open")]
+    )
+    services.block(blocker=ann, blocked=bob)
+    message = refused(ErrorCode.BLOCKED, match_join, match_id=public.pk, user=bob)
+    assert message == "You cannot join Ann's match: one of you has blocked the other."
+    assert not Seat.objects.filter(user=bob).exists()
+    match_join(match_id=public.pk, user=cat)  # anyone else sits down
+    assert Match.objects.get(pk=public.pk).status == Match.Status.RUNNING
