@@ -30,10 +30,6 @@ def blocked_with(user_id: int) -> set[int]:
     return {blocked if blocker == user_id else blocker for blocker, blocked in pairs}
 
 
-def is_following(follower: User, followed: User) -> bool:
-    return Follow.objects.filter(follower=follower, followed=followed).exists()
-
-
 @dataclass(frozen=True)
 class Relation:
     """What a signed-in ``viewer`` is to the ``player`` whose profile they look at."""

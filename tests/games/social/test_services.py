@@ -38,7 +38,7 @@ def test_following_and_unfollowing_twice_changes_nothing_the_second_time(ann: Us
     services.follow(follower=ann, followed=bob)
     services.follow(follower=ann, followed=bob)
     assert list(Follow.objects.values_list("follower__username", "followed__username")) == [("ann", "bob")]
-    assert not selectors.is_following(bob, ann)  # one-sided
+    assert not selectors.relation(bob, ann).following  # one-sided
     services.unfollow(follower=ann, followed=bob)
     services.unfollow(follower=ann, followed=bob)
     assert not Follow.objects.exists()
