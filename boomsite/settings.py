@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "games.ratings",  # label "ratings": OpenSkill ratings and leaderboards (docs/site.md, "Ratings")
     "games.review",  # label "review": post-game reviews by the expert bot (docs/site.md, "Post-game review")
     "games.tournaments",  # label "tournaments": set up in the admin, run by Celery (docs/tournaments.md)
+    "games.social",  # label "social": follows, blocks, challenges (docs/site.md, "Friends, challenges and blocks")
 ]
 
 MIDDLEWARE = [
@@ -80,6 +81,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
+    # Who is on the site now, for "online" on profiles and friends lists: at most one
+    # Redis write a minute per signed-in person (games/live/presence.py).
+    "games.live.presence.SeenMiddleware",
     # The site's 404 page for a view's Http404 with DEBUG on too (the decision: boomsite/not_found.py).
     "boomsite.not_found.NotFoundPageMiddleware",
 ]
@@ -240,8 +244,15 @@ NAV_LINKS: list[str] = [  # the navigation, after "My matches"
 GAME_LINKS: list[str] = ["games.ratings.links.leaderboard_link"]  # a game's page
 REPLAY_LINKS: list[str] = ["games.review.links.replay_link"]  # under a replay, and its marks
 PLAYER_PAGES: list[str] = ["games.profiles.links.player_page"]  # where a player's name links
-HOME_SECTIONS: list[str] = ["games.tournaments.links.tournaments_section"]  # the home page
+HOME_SECTIONS: list[str] = [  # the home page
+    "games.social.links.friends_online_section",
+    "games.social.links.friends_results_section",
+    "games.tournaments.links.tournaments_section",
+]
 PLAY_SECTIONS: list[str] = ["games.tournaments.links.tournaments_section"]  # the play page
+# Who blocked whom (games/blocks.py): function(user_id) -> the set of user ids that person
+# blocked or was blocked by. No invitation between them, no chat line of one shown to the other.
+BLOCKS: list[str] = ["games.social.selectors.blocked_with"]
 # Sections features add to the account settings page (accounts/settings_sections.py):
 # accounts import nothing from games, so the vacation forms come from notify this way.
 ACCOUNT_SETTINGS_SECTIONS: list[str] = ["games.notify.views.vacation_settings_section"]

@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("games.ratings.urls")),
     path("", include("games.review.urls")),
     path("", include("games.history.urls")),
+    path("", include("games.social.urls")),  # /players/<username>/challenge, follow, block; /api/challenges
     path("tournaments/", include("games.tournaments.urls")),
     path("", include("games.urls")),
 ]

@@ -111,15 +111,9 @@ def match_actions(request: HttpRequest, match_id: int) -> JsonResponse:
     caller = _caller(request, match_id, "POST")
     if isinstance(caller, JsonResponse):
         return caller
-    raw = _small_body(request)
-    if raw is None:
-        return error_response(ErrorCode.TOO_LARGE, "A request body is at most 16 KB.")
-    try:
-        body: Any = parse_json(raw)
-    except BadInput as error:
-        return error_response(error.code, str(error))
-    if not isinstance(body, dict):
-        return error_response(ErrorCode.MALFORMED_JSON, "The body must be a JSON object.")
+    body = read_json_object(request)
+    if isinstance(body, JsonResponse):
+        return body
     try:
         result = services.match_submit_action(
             match_id=match_id, user=caller[0], action=body.get("action"), ply=body.get("ply"),
@@ -130,6 +124,21 @@ def match_actions(request: HttpRequest, match_id: int) -> JsonResponse:
     return JsonResponse(
         {"ply": result.ply, "duplicate": result.duplicate}, status=200 if result.duplicate else 201
     )
+
+
+def read_json_object(request: HttpRequest) -> dict[str, Any] | JsonResponse:
+    """The request's body as a JSON object, or the error to answer (too large, not JSON,
+    not an object). Every endpoint that takes a body reads it so, features' too."""
+    raw = _small_body(request)
+    if raw is None:
+        return error_response(ErrorCode.TOO_LARGE, "A request body is at most 16 KB.")
+    try:
+        body: Any = parse_json(raw)
+    except BadInput as error:
+        return error_response(error.code, str(error))
+    if not isinstance(body, dict):
+        return error_response(ErrorCode.MALFORMED_JSON, "The body must be a JSON object.")
+    return body
 
 
 def _small_body(request: HttpRequest) -> bytes | None:

@@ -30,6 +30,8 @@ class ErrorCode(StrEnum):
     BAD_TURN_LIMIT = "bad_turn_limit"
     BAD_VACATION = "bad_vacation"
     BAD_VISIBILITY = "bad_visibility"
+    # One of two people blocked the other (games/blocks.py): no invitation, challenge or follow between them.
+    BLOCKED = "blocked"
     BUSY = "busy"
     CHAT_CLOSED = "chat_closed"
     EMPTY_MESSAGE = "empty_message"
@@ -67,6 +69,7 @@ class ErrorCode(StrEnum):
     STALE_PLY = "stale_ply"
     STILL_A_DRAFT = "still_a_draft"
     TOO_LARGE = "too_large"
+    TOO_MANY_CHALLENGES = "too_many_challenges"
     TOO_FEW_ENTRANTS = "too_few_entrants"
     TOO_MANY_SOCKETS = "too_many_sockets"
     TOURNAMENT_FULL = "tournament_full"
@@ -82,6 +85,7 @@ _HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.ALREADY_REGISTERED: 409,
     ErrorCode.ALREADY_SEATED: 409,
     ErrorCode.ALREADY_STARTED: 409,
+    ErrorCode.BLOCKED: 403,
     ErrorCode.BUSY: 503,
     ErrorCode.GAME_OVER: 409,
     ErrorCode.LOGIN_REQUIRED: 401,
@@ -104,6 +108,7 @@ _HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.STILL_A_DRAFT: 409,
     ErrorCode.TOO_FEW_ENTRANTS: 409,
     ErrorCode.TOO_LARGE: 413,
+    ErrorCode.TOO_MANY_CHALLENGES: 409,
     ErrorCode.TOURNAMENT_FULL: 409,
     ErrorCode.TOURNAMENT_OVER: 409,
     ErrorCode.UNAUTHORISED: 401,

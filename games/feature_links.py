@@ -22,6 +22,11 @@ signed-in person's home page draws them in its side column, beside their matches
 
 The functions are imported once per list of paths (a test that changes the setting
 gets its own), so asking costs what the functions themselves cost.
+
+Hooks of the same kind, read elsewhere through ``hook_functions``: ``MATCH_NOTES``
+(``games/match_notes.py``) and ``BLOCKS``, ``function(user_id)`` returning the ids of
+the people that person blocked or was blocked by (``games/blocks.py``: no invitation
+between them, no chat line of one shown to the other).
 """
 
 from __future__ import annotations

@@ -158,6 +158,25 @@ class Match(models.Model):
     def is_public(self) -> bool:
         return self.visibility == self.Visibility.PUBLIC
 
+    @property
+    def is_challenge(self) -> bool:
+        """A challenge waiting for its answer: a private match of two seats, its creator
+        seated in one, the other an invitation to one person. It is known by this shape,
+        with no column of its own: a challenge from a profile (``games/social``) is made
+        so, and the lobby's "me and one invited player, private" is the same thing. The
+        invitation's email and rows say "challenges you". Reads the seats (prefetched
+        by the lists that ask)."""
+        if self.visibility != self.Visibility.PRIVATE or self.status != self.Status.OPEN:
+            return False
+        seats = list(self.seats.all())
+        return (
+            len(seats) == 2
+            and any(seat.user_id == self.created_by_id and seat.joined_at is not None for seat in seats)
+            and any(
+                seat.user_id not in (None, self.created_by_id) and seat.joined_at is None for seat in seats
+            )
+        )
+
     def invite_matches(self, invite: object) -> bool:
         """``invite`` is this match's invitation token (compared in constant time)."""
         return isinstance(invite, str) and hmac.compare_digest(invite.encode(), self.invite_token.encode())

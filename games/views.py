@@ -21,7 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from games import replays, selectors, services
+from games import blocks, replays, selectors, services
 from games.boards import render_board
 from games.bots import levels_for
 from games.engine import IllegalAction, all_games, get
@@ -32,7 +32,7 @@ from games.how_to_play import has_how_to_play, how_to_play_template
 from games.inputs import BadInput, parse_json, whole_number
 from games.live.fragments import live_html
 from games.match_notes import match_notes
-from games.models import Match
+from games.models import ChatMessage, Match
 from games.services import SeatRequest
 
 
@@ -164,7 +164,10 @@ def _invite(request: HttpRequest) -> str | None:
 @never_cache
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     access = _access(request, match_id)
-    chat = list(access.match.chat.select_related("user").order_by("-created_at", "-pk")[:100])[::-1]
+    chat = _chat_shown_to(
+        request.user.pk if request.user.is_authenticated else None,
+        list(access.match.chat.select_related("user").order_by("-created_at", "-pk")[:100])[::-1],
+    )
     match = access.match
     # Players of a private match waiting for players get the link that lets others in.
     invite_link = None
@@ -184,6 +187,15 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "notes": match_notes(match),
         },
     )
+
+
+def _chat_shown_to(viewer_id: int | None, chat: list[ChatMessage]) -> list[ChatMessage]:
+    """The lines but those of people the viewer blocked or was blocked by (games/blocks.py);
+    asked only when someone else wrote, so a page without their lines asks nothing."""
+    if viewer_id is None or all(message.user_id == viewer_id for message in chat):
+        return chat
+    kept_away = blocks.blocked_with(viewer_id)
+    return [message for message in chat if message.user_id not in kept_away]
 
 
 @login_required

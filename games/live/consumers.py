@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from accounts.sessions import CLOSE_SIGNED_OUT, session_tag, signed_in_user, user_group
 from boomsite import metrics
-from games import selectors, services
+from games import blocks, selectors, services
 from games.errors import BUSY_MESSAGE, ErrorCode, is_pool_exhausted
 from games.inputs import BadInput, parse_json
 from games.live import presence
@@ -205,6 +205,7 @@ class MatchConsumer(SiteSocket):
         # for the nudge decision and the online dots. Before the first board is read: a
         # move whose push missed the kind committed before that read, which shows it.
         await presence.record(self.match_id, self.channel_name, self.kind, self._user_id())
+        await self._mark_seen()
         self.keep_present = asyncio.create_task(self._keep_present())
         if REGISTRY.viewer_arrived(viewer=self.client, match_id=self.match_id):
             await self._announce(online=True)
@@ -230,6 +231,12 @@ class MatchConsumer(SiteSocket):
         while True:
             await asyncio.sleep(presence.REFRESH_SECONDS)
             await presence.record(self.match_id, self.channel_name, self.kind, self._user_id())
+            await self._mark_seen()
+
+    async def _mark_seen(self) -> None:
+        """A person with a match open is on the site (``presence.online_among``)."""
+        if (user_id := self._user_id()) is not None:
+            await presence.mark_seen_async(user_id)
 
     def _user_id(self) -> int | None:
         return self.user.pk if self._is_signed_in() else None
@@ -389,6 +396,14 @@ class MatchConsumer(SiteSocket):
             ChatMessage.objects.select_related("user").filter(pk=message_id, match_id=self.match_id).first()
         )
         if message is None:
+            return None
+        # A line is not shown to someone its author blocked or was blocked by
+        # (games/blocks.py): asked per line, so a block made mid-match holds at once.
+        if (
+            self._is_signed_in()
+            and message.user_id != self.user.pk
+            and message.user_id in blocks.blocked_with(self.user.pk)
+        ):
             return None
         with timezone.override(self._viewer_zone()):
             return chat_html(message)

@@ -15,6 +15,9 @@ socket close on it (user id -> time). Reader: the nudge, whose grace counts from
 the person was last seen at the match, not from when a sweep last looked
 (``last_seen``).
 
+And one for the whole site, ``<prefix>:seen``: who is on the site now, by their pages
+and match sockets (``mark_seen``, ``online_among``; below, "seen on the site").
+
 A socket refreshes its members every ``REFRESH_SECONDS`` while it is open
 (``consumers.py``) and removes them when it closes; a server that is killed leaves
 members that simply expire, so nobody stays "online" forever.
@@ -30,12 +33,13 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 
 import redis
 import redis.asyncio as aioredis
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 
 from boomsite.config import redis_url_with_db
 
@@ -175,3 +179,99 @@ def last_seen(user_id: int, match_id: int) -> float | None:
     if user_id in _users(people):
         return now
     return float(left) if left is not None else None
+
+
+# -- seen on the site ------------------------------------------------------------------
+#
+# One sorted set for the whole site, ``<prefix>:seen``: user id -> the last time the
+# person was seen, by a page they asked for (``SeenMiddleware``) or a match socket they
+# hold open (``consumers.py``, on opening and every refresh). Someone is online when
+# seen in the last ``ONLINE_SECONDS``. Readers: the profiles and the friends lists
+# (games/social), one round trip for any number of people (``online_among``).
+#
+# A page writes at most once per ``SEEN_WRITE_SECONDS`` per person and process: the
+# middleware remembers, in the process, when it last wrote for whom, so a busy reader
+# costs Redis one write a minute, not one per page. A write also drops the members seen
+# before the online window, so the set holds about the people online, never everyone.
+
+ONLINE_SECONDS = 5 * 60
+SEEN_WRITE_SECONDS = 60
+# The people a process remembers writing for; past this it starts again (a write too
+# many for each, once).
+SEEN_MEMORY = 10_000
+
+
+def _seen_key() -> str:
+    return f"{settings.CACHE_KEY_PREFIX}:seen"
+
+
+def _seen_commands(pipe: redis.client.Pipeline | aioredis.client.Pipeline, user_id: int, now: float) -> None:
+    pipe.zadd(_seen_key(), {str(user_id): now})
+    pipe.zremrangebyscore(_seen_key(), "-inf", now - ONLINE_SECONDS)
+
+
+def mark_seen(user_id: int) -> None:
+    """``user_id`` is on the site now (a page)."""
+    try:
+        with _client().pipeline(transaction=False) as pipe:
+            _seen_commands(pipe, user_id, time.time())
+            pipe.execute()
+    except redis.RedisError:
+        logger.warning("presence: could not mark user %s seen", user_id)
+
+
+async def mark_seen_async(user_id: int) -> None:
+    """``user_id`` is on the site now (a match socket)."""
+    try:
+        async with _async_client().pipeline(transaction=False) as pipe:
+            _seen_commands(pipe, user_id, time.time())
+            await pipe.execute()
+    except redis.RedisError:
+        logger.warning("presence: could not mark user %s seen", user_id)
+
+
+def online_among(user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` are online: seen in the last ``ONLINE_SECONDS``. One round
+    trip however many are asked about; nobody when Redis does not answer."""
+    asked = list(dict.fromkeys(user_ids))
+    if not asked:
+        return set()
+    try:
+        scores = _client().zmscore(_seen_key(), [str(user_id) for user_id in asked])
+    except redis.RedisError:
+        logger.warning("presence: could not read who is online")
+        return set()
+    since = time.time() - ONLINE_SECONDS
+    return {
+        user_id for user_id, score in zip(asked, scores, strict=True) if score is not None and score >= since
+    }
+
+
+_written_at: dict[int, float] = {}
+
+
+def forget_seen_writes() -> None:
+    """Forget when this process last wrote for whom (tests start each from nothing)."""
+    _written_at.clear()
+
+
+class SeenMiddleware:
+    """Marks the signed-in person seen (``mark_seen``), at most once per
+    ``SEEN_WRITE_SECONDS`` per person in this process. After the view: a page that
+    failed still saw its person."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            now = time.time()
+            if now - _written_at.get(user.pk, 0.0) >= SEEN_WRITE_SECONDS:
+                if len(_written_at) >= SEEN_MEMORY:
+                    _written_at.clear()
+                # Remembered before the write: a Redis that is down is asked once a minute.
+                _written_at[user.pk] = now
+                mark_seen(user.pk)
+        return response

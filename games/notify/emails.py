@@ -119,7 +119,9 @@ def invitation_email(user: User, news: InvitationNews) -> EmailMultiAlternatives
     return compose(
         user=user,
         kind="invitation",
-        subject=f"{news.inviter} invites you to play {news.match.game_name}",
+        subject=f"{news.inviter} challenges you to a game of {news.match.game_name}"
+        if news.is_challenge
+        else f"{news.inviter} invites you to play {news.match.game_name}",
         template="invitation",
         context={
             "news": news,

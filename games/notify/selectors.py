@@ -158,6 +158,7 @@ class InvitationNews:
     inviter: str
     others: list[str]  # the other seats but the inviter's: players, bots, open seats
     time_control: str
+    is_challenge: bool = False  # ``Match.is_challenge``: "Ann challenges you to a game of Go Fox!"
 
 
 def invitation_news(seat: Seat) -> InvitationNews:
@@ -172,6 +173,7 @@ def invitation_news(seat: Seat) -> InvitationNews:
             if other.index != seat.index and other.user_id != match.created_by_id
         ],
         time_control=clocks.describe(match.turn_limit),
+        is_challenge=match.is_challenge,
     )
 
 

@@ -16,6 +16,7 @@ from accounts.models import User
 from games.profiles import selectors
 from games.profiles.charts import ChartPoint, rating_chart
 from games.ratings.selectors import PROVISIONAL_BELOW
+from games.social.views import profile_part
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "charts": [_chart(series) for series in found.rating_series],
             "established": PROVISIONAL_BELOW,
             "is_mine": viewer.pk == player.pk,
+            # Follow, block, challenge; one's own follows and blocks (templates/social/_profile.html).
+            "social": profile_part(request, player),
         },
     )
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.names import bot_seat_name
-from games import clocks, effects, replays
+from games import blocks, clocks, effects, replays
 from games.engine import IllegalAction
 from games.engine.options import parse_options
 from games.errors import ErrorCode, MatchError
@@ -129,6 +129,7 @@ def match_create_seated(
         )
     if type(timeouts_to_forfeit) is not int or not 1 <= timeouts_to_forfeit <= 10:
         raise MatchError(ErrorCode.BAD_TURN_LIMIT, "A player forfeits after 1 to 10 timeouts in a row.")
+    _refuse_blocked_invitations(created_by, seats)
     try:
         parsed = parse_options(game.options, options)
         game.new(len(seats), 0, parsed)  # catches combinations only the game knows (variant vs players)
@@ -160,6 +161,21 @@ def match_create_seated(
     _start_if_full(match)
     effects.match_changed(match)
     return match
+
+
+def _refuse_blocked_invitations(created_by: User, seats: list[PlacedSeat]) -> None:
+    """Nobody is invited by a person they blocked or who blocked them (``games/blocks.py``):
+    a lobby's invitation, a challenge or a rematch alike. Seats filled at once (a
+    tournament's tables) are no invitation: they are made whoever blocked whom."""
+    invited = [seat.user for seat in seats if seat.user is not None and not seat.joined]
+    if not invited:
+        return
+    kept_away = blocks.blocked_with(created_by.pk)
+    for guest in invited:
+        if guest.pk in kept_away:
+            raise MatchError(
+                ErrorCode.BLOCKED, f"You cannot invite {guest.public_name}: one of you has blocked the other."
+            )
 
 
 def match_rematch(*, match_id: int, user: User) -> Match:
@@ -243,6 +259,12 @@ def match_join(*, match_id: int, user: User, invite: str | None = None) -> Match
             mine = next((seat for seat in seats if seat.user_id is None), None)
             if mine is None:
                 raise MatchError(ErrorCode.MATCH_FULL, "Every seat in this match is taken.")
+            # An open seat is no way round a block with the match's maker (games/blocks.py).
+            if match.created_by_id in blocks.blocked_with(user.pk):
+                raise MatchError(
+                    ErrorCode.BLOCKED,
+                    f"You cannot join {match.created_by.public_name}'s match: one of you has blocked the other.",
+                )
             mine.user = user
         mine.joined_at = timezone.now()
         mine.save(update_fields=["user", "joined_at"])

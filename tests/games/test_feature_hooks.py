@@ -1,5 +1,5 @@
 """The core reaches the features only through hooks (games/feature_links.py,
-games/match_notes.py, accounts/settings_sections.py, the match-finished tasks): its
+games/match_notes.py, games/blocks.py, accounts/settings_sections.py, the match-finished tasks): its
 templates name no feature's address, every name a setting lists resolves, and with
 every feature's hook emptied the core's pages still answer."""
 
@@ -40,7 +40,7 @@ CORE_TEMPLATES = [
     "account/**/*.html",
     "allauth/**/*.html",
 ]
-FEATURES = ["history", "notify", "profiles", "ratings", "review", "tournaments"]
+FEATURES = ["history", "notify", "profiles", "ratings", "review", "social", "tournaments"]
 # Where the features answer (boomsite/urls.py): a path written out is a name by other means.
 FEATURE_PATHS = ["/players/", "/history", "/ratings", "/review", "/tournaments", "/notify", "/leaderboard"]
 # `{% url 'name' %}` in a Django template, `url('name')` in a Jinja2 one.
@@ -120,7 +120,7 @@ def test_every_beat_task_is_a_registered_task(entry: str, registered_tasks: set[
     assert django_settings.CELERY_BEAT_SCHEDULE[entry]["task"] in registered_tasks
 
 
-HOOKS = ["MATCH_NOTES", "MATCH_OVER_TOLD_BY", "ACCOUNT_SETTINGS_SECTIONS", *HOOK_SETTINGS]
+HOOKS = ["MATCH_NOTES", "MATCH_OVER_TOLD_BY", "ACCOUNT_SETTINGS_SECTIONS", "BLOCKS", *HOOK_SETTINGS]
 
 
 @pytest.mark.parametrize(

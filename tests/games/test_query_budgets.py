@@ -40,9 +40,11 @@ BOARD_PAGE = 2  # the live part for the page or /board: the match and its seats,
 BOARD_PUSH_READ = 2
 MATCH_PAGE = 8  # the whole match page for a player (session, user, match, seats, chat, the tournament note)
 # The signed-in home page (set 2026-11-28): session, user, the badge's count, the
-# tournaments' section (two), then one read per part (waiting for you, running, open
-# seats, results) and one for every table shown.
-HOME = 10
+# tournaments' section (two), social's two (the people followed, read by each: friends
+# online and their results, whose own counts with friends tests/games/social checks),
+# then one read per part (waiting for you, running, open seats, results) and one for
+# every table shown.
+HOME = 12
 MY_MATCHES = (
     15  # "My matches" (the same with 1 or 5 matches in each list: no N+1; the tables I watch included)
 )

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 # person signed in, also the session and its user, the navigation's "waiting for me"
 # count, and the record against them.
 PROFILE_PAGE_VISITOR = 8
-PROFILE_PAGE_SIGNED_IN = 12
+PROFILE_PAGE_SIGNED_IN = 13  # and what the viewer is to the player: follow, blocks (games/social)
 
 
 def cells(page: str, table_id: str, game: str) -> dict[str, str]:
