@@ -374,9 +374,20 @@ def _simple_post(service: Any, success: str | None = None) -> Any:
             return _done(request, match_id, error, back_to=_back_to(request))
         if success:
             messages.success(request, success)
-        return _done(request, match_id, back_to=_back_to(request))
+        return _done(request, match_id, back_to=_back_to(request) or _unless_gone(request, match_id))
 
     return view
+
+
+def _unless_gone(request: HttpRequest, match_id: int) -> str | None:
+    """My matches, when the person can no longer see the match they answered (a private
+    match they declined or left is no longer theirs to see: its page would be a 404);
+    None, and the match page follows, while they can."""
+    try:
+        selectors.access(match_id, request.user)
+    except selectors.NotVisible:
+        return reverse("my_matches")
+    return None
 
 
 @login_required

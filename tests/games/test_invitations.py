@@ -110,3 +110,22 @@ def test_every_match_has_its_own_long_token(waiting: Match, ann: User) -> None:
     tokens = list(Match.objects.values_list("invite_token", flat=True))
     assert len(set(tokens)) == len(tokens)
     assert all(len(token) >= 20 for token in tokens)
+
+
+def test_declining_a_private_invitation_on_its_page_lands_on_my_matches(ann: User, bob: User) -> None:
+    """A private match declined is no longer the decliner's to see: the answer went to its
+    page, a 404. It lands on My matches, with the word that it was declined; a public
+    match's page still follows its Decline."""
+    private = match_create(
+        creator=ann, game_slug="go-fox", options={}, visibility=Match.Visibility.PRIVATE,
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )  # fmt: skip
+    answer = logged_in(bob).post(f"/matches/{private.pk}/decline", follow=True)
+    assert answer.redirect_chain[-1][0] == "/matches/"
+    assert answer.status_code == 200 and "You declined the invitation." in answer.content.decode()
+    public = match_create(
+        creator=ann, game_slug="go-fox", options={}, visibility=Match.Visibility.PUBLIC,
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )  # fmt: skip
+    answer = logged_in(bob).post(f"/matches/{public.pk}/decline")
+    assert answer["Location"] == f"/matches/{public.pk}/"
