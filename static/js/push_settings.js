@@ -85,7 +85,7 @@
           applicationServerKey: keyBytes(box.dataset.key),
         });
       } catch (error) {
-        say("This browser's push service did not answer (" + error.message + "). Try again later.");
+        say("This browser could not subscribe to its push service (" + error.message + "). Try again later, or in another browser.");
         return;
       }
       await post(box.dataset.subscribe, subscription.toJSON());
