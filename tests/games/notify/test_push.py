@@ -94,6 +94,7 @@ def test_a_turn_is_pushed_once_to_each_device_as_it_arrives(
     assert all(device.last_success_at is not None for device in PushSubscription.objects.filter(user=player))
 
     assert sweep_notices() == {}  # once
+    assert push.seat_push(seat_id=waiting.pk, kind="turn") == "taken"  # a second sweep that read it too
     with time_machine.travel(waiting.nudge_at + SECOND, tick=False):
         assert sweep_notices() == {"turn sent": 1}  # the email still comes after its grace
     assert len(push_service.pushes()) == 2

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import base64
 import stat
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from django.core.management import call_command
 
 from boomsite import config
 
@@ -67,3 +69,11 @@ def test_the_subject_is_a_contact(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("VAPID_SUBJECT", "boss")
     with pytest.raises(ValueError, match="VAPID_SUBJECT must be a mailto: or https: address"):
         config.vapid_subject("x@y.z")
+
+
+def test_the_command_prints_a_new_key_pair_for_the_environment() -> None:
+    out = StringIO()
+    call_command("vapid_keys", stdout=out)
+    lines = dict(line.split("=", 1) for line in out.getvalue().split())
+    assert set(lines) == {"VAPID_PRIVATE_KEY", "VAPID_PUBLIC_KEY"}
+    assert config.vapid_public_key(lines["VAPID_PRIVATE_KEY"]) == lines["VAPID_PUBLIC_KEY"]
