@@ -7,11 +7,17 @@ configuring Django.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import ipaddress
 import os
 import secrets
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -128,3 +134,86 @@ def embedded_secret_key() -> str:
             with os.fdopen(fd, "w") as handle:
                 handle.write(secrets.token_urlsafe(50))
     return path.read_text().strip()
+
+
+# -- Web Push (games/notify/push.py) -------------------------------------------------
+# VAPID (RFC 8292): the site signs each push with its own P-256 key, and the browser
+# only accepts pushes signed by the key it subscribed with. So the key must be the same
+# for every process and must not change (a new key orphans every subscription).
+
+
+def _b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def _b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def new_vapid_private_key() -> str:
+    """A fresh VAPID private key: the P-256 secret number, 32 bytes, base64url."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    return _b64url(key.private_numbers().private_value.to_bytes(32, "big"))
+
+
+def vapid_public_key(private_key: str) -> str:
+    """The public key of a VAPID private key (32 raw bytes, or a DER key, base64url):
+    the uncompressed point, base64url, as browsers take it (``applicationServerKey``).
+    Raises ``ValueError`` for anything that is not such a key."""
+    try:
+        raw = _b64url_decode(private_key.strip())
+        if len(raw) == 32:
+            key = ec.derive_private_key(int.from_bytes(raw, "big"), ec.SECP256R1())
+        else:
+            loaded = serialization.load_der_private_key(raw, password=None)
+            if not isinstance(loaded, ec.EllipticCurvePrivateKey) or loaded.curve.name != "secp256r1":
+                raise ValueError("not a P-256 key")
+            key = loaded
+    except (ValueError, TypeError, binascii.Error) as error:
+        raise ValueError(f"VAPID_PRIVATE_KEY is not a P-256 private key ({error})") from None
+    point = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    return _b64url(point)
+
+
+def embedded_vapid_private_key() -> str:
+    """Generated once into var/vapid_private_key (readable by the owner only) and reused,
+    as the secret key is."""
+    path = var_dir() / "vapid_private_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another process (worker, beat) wrote it first: read theirs
+        else:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(new_vapid_private_key())
+    return path.read_text().strip()
+
+
+def vapid_keys(*, embedded: bool) -> tuple[str, str]:
+    """(private, public) VAPID keys, base64url. ``VAPID_PRIVATE_KEY`` from the environment;
+    unset, the embedded mode's key from var/, and elsewhere none: ("", ""), push is off.
+    ``VAPID_PUBLIC_KEY``, when set, must be the private key's: a mismatch stops the start
+    (browsers would subscribe with a key the site does not sign with)."""
+    private = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+    if not private:
+        if not embedded:
+            return "", ""
+        private = embedded_vapid_private_key()
+    public = vapid_public_key(private)
+    given = os.environ.get("VAPID_PUBLIC_KEY", "").strip().rstrip("=")
+    if given and given != public:
+        raise ValueError("VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY")
+    return private, public
+
+
+def vapid_subject(from_email: str) -> str:
+    """Who runs the site, for push services (the JWT's ``sub``): ``VAPID_SUBJECT``, a
+    ``mailto:`` or ``https:`` address; by default ``mailto:`` the site's sender address."""
+    subject = env_str("VAPID_SUBJECT", f"mailto:{parseaddr(from_email)[1]}")
+    if not (subject.startswith("mailto:") and "@" in subject) and not subject.startswith("https://"):
+        raise ValueError(f"VAPID_SUBJECT must be a mailto: or https: address, not {subject!r}")
+    return subject

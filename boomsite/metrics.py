@@ -103,6 +103,11 @@ EMAILS = Counter(
     "Notification emails by kind and outcome: sent, failed (tried again later), dropped (no longer due).",
     ["kind", "outcome"],
 )
+PUSHES = Counter(
+    "boomsite_pushes_total",
+    "Web Push notifications by kind and outcome: sent (some device took it), failed (tried again later), dropped.",
+    ["kind", "outcome"],
+)
 BOT_TURN_SECONDS = Histogram(
     "boomsite_bot_turn_seconds",
     "A bot's turn that played a move: reading its seat, deciding from its view, storing the move.",
@@ -152,6 +157,10 @@ def socket_closed(kind: SocketKind) -> None:
 
 def count_email(*, kind: str, outcome: str) -> None:
     EMAILS.labels(kind=kind, outcome=outcome).inc()
+
+
+def count_push(*, kind: str, outcome: str) -> None:
+    PUSHES.labels(kind=kind, outcome=outcome).inc()
 
 
 def observe_bot_turn(*, level: str, seconds: float) -> None:

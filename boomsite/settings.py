@@ -255,7 +255,10 @@ PLAY_SECTIONS: list[str] = ["games.tournaments.links.tournaments_section"]  # th
 BLOCKS: list[str] = ["games.social.selectors.blocked_with"]
 # Sections features add to the account settings page (accounts/settings_sections.py):
 # accounts import nothing from games, so the vacation forms come from notify this way.
-ACCOUNT_SETTINGS_SECTIONS: list[str] = ["games.notify.views.vacation_settings_section"]
+ACCOUNT_SETTINGS_SECTIONS: list[str] = [
+    "games.notify.push_views.push_settings_section",  # "Notifications on this device"
+    "games.notify.views.vacation_settings_section",
+]
 # Turn clocks (games/clocks.py): the sweep's period, the grace before a "your turn"
 # email, and each player's vacation bank per year.
 CLOCK_SWEEP_SECONDS = config.env_int("CLOCK_SWEEP_SECONDS", 15)
@@ -320,6 +323,20 @@ TRUSTED_PROXIES = config.env_networks("TRUSTED_PROXIES")
 globals().update(email_settings(os.environ.get("EMAIL_URL", ""), VAR_DIR / "mail"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Boomsite <noreply@boomsite.local>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# -- Web Push: notifications on a phone or a closed browser (games/notify/push.py) --
+# The VAPID key pair the site signs its pushes with (base64url: the private key's 32
+# bytes, the public key's uncompressed point): VAPID_PRIVATE_KEY, generated once into
+# var/ in the embedded mode; unset elsewhere, push is off (the account page says so).
+VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY = config.vapid_keys(embedded=EMBEDDED)
+VAPID_SUBJECT = config.vapid_subject(DEFAULT_FROM_EMAIL)
+# The push services a browser's subscription may name (host names, each with its
+# subdomains): the site POSTs to whatever endpoint a signed-in person gives, so only
+# these, over HTTPS. Chrome (FCM), Firefox (Mozilla), Edge (WNS), Safari (Apple).
+WEB_PUSH_SERVICES = config.env_list(
+    "WEB_PUSH_SERVICES", "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com"
+)
+# -- end of Web Push --
 
 # -- internationalisation -----------------------------------------------------
 LANGUAGE_CODE = "en"

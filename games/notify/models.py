@@ -99,3 +99,87 @@ class Notice(models.Model):
     def __str__(self) -> str:
         about = f"match {self.match_id} ply {self.ply}" if self.match_id else self.event or str(self.day)
         return f"{self.get_kind_display()} to {self.user_id}, {about}: {self.status}"
+
+
+# -- Web Push: notifications on a device (games/notify/push.py) ---------------------
+
+
+class PushSubscription(models.Model):
+    """One browser on one device that turned notifications on: where its push service
+    takes pushes for it (``endpoint``) and the keys the payload is encrypted with (RFC
+    8291). Deleted when its push service says it is gone (404 or 410), when its person
+    turns it off, or when the same browser subscribes again for another person."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)  # the browser's P-256 public key, base64url
+    auth = models.CharField(max_length=50)  # the 16-byte authentication secret, base64url
+    # The browser's own words for itself, cut short: "which device is this?" on the account page.
+    user_agent = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField()
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"push to {self.user_id} via {self.endpoint[:40]}…"
+
+
+class PushChoices(models.Model):
+    """Which pushes a person wants, whichever device: no row is every kind (the default)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="push_choices"
+    )
+    turn = models.BooleanField(default=True)  # your turn, and about to lose on time
+    invitation = models.BooleanField(default=True)  # invitations and challenges
+    table = models.BooleanField(default=True)  # a tournament table is ready
+
+    def __str__(self) -> str:
+        return f"push choices of {self.user_id}"
+
+
+class PushNotice(models.Model):
+    """What was decided about one push, one row per (person, match, turn, kind), written
+    **before** the push is sent: the whole of exactly-once, as ``Notice`` is for emails.
+    One push goes to every device of the person; the words are composed at the claim
+    (``message``) so a retry sends the same ones."""
+
+    class Kind(models.TextChoices):
+        TURN = "turn", "Your turn"
+        ALARM = "alarm", "About to lose on time"
+        INVITATION = "invitation", "Invitation or challenge"
+        TABLE = "table", "Tournament table ready"
+
+    Status = Notice.Status
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_notices")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE)
+    # The seat's ``decision_ply`` (turn, alarm): a new turn is a new push; 0 otherwise.
+    ply = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.CLAIMED)
+    note = models.CharField(max_length=200, blank=True)
+    # The notification as sent: title, body, url (a path on this site), tag.
+    message = models.JSONField(default=dict)
+    claimed_at = models.DateTimeField()
+    attempts = models.PositiveSmallIntegerField(default=1)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    # How many devices' push services took it.
+    devices = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "match", "ply", "kind"], name="one_push_per_turn_and_kind"
+            )
+        ]
+        # The retry's question, "what was claimed and never sent?", reads only those rows.
+        indexes = [
+            models.Index(
+                fields=["claimed_at"], condition=models.Q(status="claimed"), name="push_claimed_unsent"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} push to {self.user_id}, match {self.match_id} ply {self.ply}: {self.status}"

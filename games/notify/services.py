@@ -38,7 +38,7 @@ from boomsite import metrics
 from games.feature_links import hook_functions
 from games.live import presence
 from games.models import Match, Seat
-from games.notify import emails, selectors
+from games.notify import emails, push, selectors
 from games.notify.models import Notice
 from games.services import announcement_delivered
 
@@ -208,6 +208,7 @@ def table_ready_notice(*, seat_id: int, about: str, after_match_id: int | None =
     if seat is None or seat.user is None or seat.match.status != Match.Status.RUNNING:
         return NoticeOutcome.GONE
     about = about[: Notice._meta.get_field("about").max_length]
+    push.table_ready(seat_id=seat_id, about=about)  # and on their devices (never raises)
     message = {"after_match": after_match_id} if after_match_id is not None else {}
     return _decide_once(
         Notice(
@@ -233,6 +234,8 @@ def event_notice(*, user_id: int, kind: str, event: str, news: emails.EventNews)
     user = User.objects.filter(pk=user_id).first()
     if user is None:
         return NoticeOutcome.GONE
+    if kind == Kind.STARTED:
+        push.tournament_started(user_id=user_id, news=news)  # their first table, on their devices
     notice = Notice(user=user, kind=kind, event=event, message=news.as_json(), claimed_at=timezone.now())
     return _decide_once(notice)
 
