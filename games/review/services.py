@@ -166,13 +166,29 @@ def _alive(review_id: int, attempt: int) -> bool:
 
 
 def _opinion_of(review: Review, match: Match, move: Move, state: Any, names: list[str]) -> ReviewedDecision:
-    """The expert's opinion of ``move`` from the view its player had (``state``: before it)."""
+    """The expert's opinion of ``move`` from the view its player had (``state``: before it),
+    and, when the player had a choice, what it cost by the expert's estimate."""
     game = match.engine
     view = game.view(state, move.seat)
+    started = time.perf_counter()
     found = expert.opinion(
         game, view, move.seat, match_id=match.pk, ply=move.ply, iterations=review.iterations
     )
+    choices = len(game.legal_actions(state, move.seat))
+    appraised = None
+    if choices > 1:
+        appraised = expert.appraisal(
+            game,
+            view,
+            move.seat,
+            best=found.action,
+            played=move.action,
+            match_id=match.pk,
+            ply=move.ply,
+            rounds=expert.appraisal_rounds(review.iterations),
+        )
     label = presenter_for(game).label
+    # The actions in words as the player reads them: other seats by name, their own as "you".
     return ReviewedDecision(
         review=review,
         ply=move.ply,
@@ -180,11 +196,15 @@ def _opinion_of(review: Review, match: Match, move: Move, state: Any, names: lis
         played=move.action,
         expert=found.action,
         agrees=expert.action_key(move.action) == expert.action_key(found.action),
-        played_label=render_text(label(view, move.action), names),
-        expert_label=render_text(label(view, found.action), names),
-        choices=len(game.legal_actions(state, move.seat)),
-        seconds=found.seconds,
-        playouts=found.playouts,
+        played_label=render_text(label(view, move.action), names, move.seat),
+        expert_label=render_text(label(view, found.action), names, move.seat),
+        choices=choices,
+        seconds=time.perf_counter() - started,
+        playouts=found.playouts + (appraised.playouts if appraised else 0),
+        value_best=appraised.best if appraised else None,
+        value_played=appraised.played if appraised else None,
+        value_error=appraised.error if appraised else None,
+        appraisal_rounds=appraised.rounds if appraised else None,
     )
 
 
