@@ -181,7 +181,10 @@ def review_data(review: Review) -> dict[str, Any]:
     Each decision names its replay step, so a script (the replay page's) can mark it
     knowing nothing else of reviews: ``step`` is the replay's ``?step=``, the board just
     before the move (the ply it was made at), and ``replay_url`` that step through the
-    player's eyes, as the review page links it. ``problem`` is why a finished review
+    player's eyes, as the review page links it; ``grade`` its grade's slug (``best``,
+    ``good``, ``inaccuracy``, ``mistake``, ``blunder``, ``forced``, ``not-graded``),
+    ``value_best`` and ``value_played`` the expert's estimates (0 to 1, ``search.reward``;
+    null when not graded) and ``cost`` what it lost (null when not graded). ``problem`` is why a finished review
     could not be made (then its decisions are not the whole match's), empty otherwise."""
     replay = reverse("match_replay", args=[review.match_id])
     return {
