@@ -31,7 +31,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -66,7 +66,8 @@ class ReviewOutcome(StrEnum):
 def review_request(*, match_id: int, user: User) -> Review:
     """``user``'s review of their own decisions in finished match ``match_id``: made and
     queued the first time, the same one after (resumed if it stalled). Refused with a
-    ``MatchError`` for a match that does not exist, one not over, and anyone but its players."""
+    ``MatchError`` for a match that does not exist, one not over, and anyone but its players.
+    A finished review made before decisions were graded is graded now: asking again reopens it."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise MatchError(ErrorCode.NO_SUCH_MATCH, f"There is no match {match_id!r}.")
@@ -87,7 +88,27 @@ def review_request(*, match_id: int, user: User) -> Review:
             after_commit(_queue_work, review.pk, review.attempt)
         elif not review.is_done:
             _take_over(review)
+        elif _ungraded(review).exists():
+            _grade_again(review)
     return review
+
+
+def _ungraded(review: Review) -> QuerySet[ReviewedDecision]:
+    """The opinions of decisions with a choice written before decisions were graded."""
+    return ReviewedDecision.objects.filter(review=review, choices__gt=1, value_best__isnull=True)
+
+
+def _grade_again(review: Review) -> None:
+    """Reopen a finished review made before grades as run ``attempt + 1``, without its
+    ungraded opinions, so the run writes them again with their grades (the rest stay).
+    One conditional update claims it: of two requests at once, one deletes and queues."""
+    reopened = Review.objects.filter(pk=review.pk, attempt=review.attempt, finished_at__isnull=False).update(
+        attempt=F("attempt") + 1, finished_at=None, progressed_at=timezone.now(), problem=""
+    )
+    if reopened:
+        _ungraded(review).delete()
+        review.refresh_from_db()
+        after_commit(_queue_work, review.pk, review.attempt)
 
 
 def _take_over(review: Review) -> None:

@@ -148,6 +148,20 @@ def test_a_review_without_a_costly_decision_says_so_and_one_from_before_grades_s
     assert f"This review was made before the expert graded decisions: {choices} of them" in html
     assert html.count('<span class="review-grade">Not graded</span>') == choices
     assert "No inaccuracy" not in html and "The expert would have played:" in html
+    # Asking again grades them: the review reopens as a new run for the ungraded ones only.
+    kept = set(review.reviewed_decisions.filter(choices=1).values_list("pk", flat=True))
+    client = logged_in(ann)
+    for _ in range(2):  # two clicks: one reopening
+        response = client.post(f"/matches/{finished.pk}/review/start")
+        assert response.status_code == 302
+    review.refresh_from_db()
+    assert review.attempt == 2 and not review.is_done
+    assert f"{len(kept)} of 3 decisions reviewed" in page(client, finished)  # the forced ones stay
+    assert services.review_advance(review_id=review.pk, attempt=2) == services.ReviewOutcome.DONE
+    html = page(client, finished)
+    assert "Not graded" not in html and "review-ungraded" not in html
+    assert set(review.reviewed_decisions.filter(choices=1).values_list("pk", flat=True)) == kept
+    assert all(row.is_graded for row in review.reviewed_decisions.filter(choices__gt=1))
 
 
 def test_the_replay_of_a_finished_match_links_to_the_review(finished: Match, duel: Match, ann: User) -> None:
