@@ -12,6 +12,12 @@ one picked at random (a player who chose otherwise), and appraises the pair at e
 cost moves from the largest budget's (mean and worst, in points of reward: percentage
 points of a chance to win), how many pairs change grade against the largest budget's,
 and the seconds an appraisal takes; and checks that the same seed gives the same numbers.
+
+    nice -n 10 .venv/bin/python -m bench.review_appraisal --game go-fox --whole
+
+``--whole`` times a whole review instead: one seeded basic-vs-basic match, seat 0's
+decisions each searched and (with a choice) appraised as the review's service does,
+the search and the appraisal timed apart.
 """
 
 from __future__ import annotations
@@ -47,6 +53,44 @@ def positions(game: Game[Any], players: int, wanted: int, seed: int) -> list[tup
     return found
 
 
+def whole(game: Game[Any], players: int, seed: int) -> None:
+    """One review of seat 0's decisions in a seeded basic-vs-basic match, timed."""
+    basic = strategies.for_game(game).basic
+    rng = random.Random(seed)
+    iterations = expert.iterations_for(game.slug)
+    rounds = expert.appraisal_rounds(iterations)
+    state = game.new(players, seed)
+    searching, appraising, decisions, forced = 0.0, 0.0, 0, 0
+    costs: list[tuple[float, bool]] = []
+    while waiting := game.to_act(state):
+        mover = waiting[0]
+        view = game.view(state, mover)
+        action = basic(game, view, mover, rng)
+        if mover == 0:
+            decisions += 1
+            started = time.perf_counter()
+            best = expert.opinion(game, view, 0, match_id=seed, ply=decisions, iterations=iterations).action
+            searched = time.perf_counter()
+            searching += searched - started
+            if len(game.legal_actions(state, 0)) > 1:
+                found = expert.appraisal(
+                    game, view, 0, best=best, played=action, match_id=seed, ply=decisions, rounds=rounds
+                )
+                costs.append(
+                    (found.best - found.played, expert.action_key(best) == expert.action_key(action))
+                )
+                appraising += time.perf_counter() - searched
+            else:
+                forced += 1
+        state = game.apply(state, mover, action)
+    bands = [grades.grade_of(cost, agrees=agrees) for cost, agrees in costs]
+    print(
+        f"{game.slug}, {players} players: {decisions} decisions ({forced} forced), search {searching:.1f} s, "
+        f"appraisal {appraising:.1f} s ({rounds} rounds); basic's grades: "
+        f"{ {grade.word: bands.count(grade) for grade in dict.fromkeys(bands)} }"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -56,8 +100,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--rounds", default="25,50,100,200,400")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--whole", action="store_true", help="time a whole review instead")
     arguments = parser.parse_args(argv)
     game = get(arguments.game)
+    if arguments.whole:
+        whole(game, arguments.players, arguments.seed)
+        return
     budgets = sorted(int(rounds) for rounds in arguments.rounds.split(","))
     iterations = expert.iterations_for(game.slug)
     errors: dict[int, list[float]] = {rounds: [] for rounds in budgets}
