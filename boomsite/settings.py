@@ -243,6 +243,7 @@ NAV_LINKS: list[str] = [  # the navigation, after "My matches"
 ]
 GAME_LINKS: list[str] = ["games.ratings.links.leaderboard_link"]  # a game's page
 REPLAY_LINKS: list[str] = ["games.review.links.replay_link"]  # under a replay, and its marks
+MATCH_LINKS: list[str] = ["games.review.links.match_link"]  # a match's page and its "match over" email
 PLAYER_PAGES: list[str] = ["games.profiles.links.player_page"]  # where a player's name links
 HOME_SECTIONS: list[str] = [  # the home page
     "games.social.links.friends_online_section",

@@ -8,6 +8,8 @@ does (``games/match_notes.py``), and shows what they offer, in the setting's ord
 - ``NAV_LINKS``: the site's navigation, after "My matches": ``function(user)``;
 - ``GAME_LINKS``: a game's page, under its rules link: ``function(game)``;
 - ``REPLAY_LINKS``: beside "Back to the match" under a replay: ``function(match, user)``;
+- ``MATCH_LINKS``: under a match's title, and in its "match over" email (notify adds
+  them there, so the email needs no feature either): ``function(match, user)``;
 
 each returning a ``FeatureLink`` or None (nothing to offer there, or not to this
 person); ``PLAYER_PAGES``: where a player's name links, ``function(user)``
@@ -46,7 +48,15 @@ from games.models import Match
 
 # The settings this module reads, each a list of dotted paths to functions: what
 # tests/games/test_feature_hooks.py checks resolves.
-HOOK_SETTINGS = ("NAV_LINKS", "GAME_LINKS", "REPLAY_LINKS", "PLAYER_PAGES", "HOME_SECTIONS", "PLAY_SECTIONS")
+HOOK_SETTINGS = (
+    "NAV_LINKS",
+    "GAME_LINKS",
+    "REPLAY_LINKS",
+    "MATCH_LINKS",
+    "PLAYER_PAGES",
+    "HOME_SECTIONS",
+    "PLAY_SECTIONS",
+)
 
 
 @dataclass(frozen=True)
@@ -122,6 +132,12 @@ def game_links(game: Game[Any]) -> list[FeatureLink]:
 def replay_links(match: Match, user: User | AnonymousUser) -> list[FeatureLink]:
     """The features' links under ``match``'s replay, for ``user`` (the post-game review)."""
     return _offered("REPLAY_LINKS", match, user)
+
+
+def match_links(match: Match, user: User | AnonymousUser) -> list[FeatureLink]:
+    """The features' links about ``match`` for ``user``, on its page and in its "match
+    over" email (the post-game review, once it is over)."""
+    return _offered("MATCH_LINKS", match, user)
 
 
 def _sections(setting_name: str, user: User | AnonymousUser) -> list[FeatureSection]:

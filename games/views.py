@@ -26,7 +26,7 @@ from games.boards import render_board
 from games.bots import levels_for
 from games.engine import IllegalAction, all_games, get
 from games.errors import ErrorCode
-from games.feature_links import game_links, play_sections, replay_links
+from games.feature_links import game_links, match_links, play_sections, replay_links
 from games.forms import MatchCreateForm
 from games.how_to_play import has_how_to_play, how_to_play_template
 from games.inputs import BadInput, parse_json, whole_number
@@ -185,6 +185,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "chat": chat,
             "invite_link": invite_link,
             "notes": match_notes(match),
+            "links": match_links(match, request.user),
         },
     )
 

@@ -12,7 +12,6 @@ during the game.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import groupby
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +32,7 @@ from games.boards.word_cards import (
 )
 
 if TYPE_CHECKING:
-    from games.boards import ActionButton, Board
+    from games.boards import Board
 
 # What a final score counts (``score_in_words``): the pairs collected.
 SCORE_UNITS = ("pair", "pairs")
@@ -42,7 +41,8 @@ SCORE_UNITS = ("pair", "pairs")
 def label(view: dict[str, Any], action: dict[str, Any]) -> str:
     kind = action.get("type")
     if kind == "ask":
-        return f"Ask the next player for {article(action['number'])}"
+        # The player asked by seat mark, which the board and the review turn into a name.
+        return f"Ask {{s{view['asks']}}} for {article(action['number'])}"
     if kind == "lay":
         return f"Lay your pair of {action['number']}s"
     if kind == "draw":
@@ -122,7 +122,6 @@ def _seat(board: Board, seat: int, colours: dict[str, dict[str, str]]) -> dict[s
 def _groups(board: Board, colours: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
     """The viewer's hand by number, with each number's buttons."""
     view = board.view
-    asked_name = who(board, view["asks"])
     hand = sorted(view["hand"] or [], key=_number)  # stable: the engine's colour order stays
     groups = []
     for number, cards in groupby(hand, key=_number):
@@ -131,7 +130,7 @@ def _groups(board: Board, colours: dict[str, dict[str, str]]) -> list[dict[str, 
             {
                 "number": number,
                 "cards": [face(card, colours) for card in cards],
-                "ask": None if ask is None else _named(ask, f"Ask {asked_name} for {article(number)}"),
+                "ask": ask,
                 "lay": board.action_for(type="lay", number=number),
             }
         )
@@ -140,8 +139,3 @@ def _groups(board: Board, colours: dict[str, dict[str, str]]) -> list[dict[str, 
 
 def _number(card: dict[str, Any]) -> int:
     return int(card["number"])
-
-
-def _named(button: ActionButton, words: str) -> ActionButton:
-    """The same action with words that name the player (``label`` sees no names)."""
-    return replace(button, label=words)

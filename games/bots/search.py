@@ -457,6 +457,37 @@ def search(
     )
 
 
+def appraise(
+    game: Game[Any],
+    view: dict[str, Any],
+    seat: int,
+    actions: list[dict[str, Any]],
+    rng: random.Random,
+    *,
+    rounds: int,
+) -> list[list[float]]:
+    """``seat``'s reward after each of ``actions``, on each of ``rounds`` re-deals of
+    ``view``: ``rewards[action][round]``. Each playout is the search's own (the game's
+    playout policy, its evaluation after its ``ROLLOUT_DEPTH``), so the means are the
+    expert's estimates of the actions; every action of a round is played on the same
+    re-deal with the same random source (common random numbers, as in the duel), so
+    the luck of the deal and of the playout cancels out of their differences. With a
+    fixed ``rng`` seed, the same numbers every time (the post-game review grades a
+    decision by them)."""
+    rollout, evaluate, depth = _game_policy(game)
+    cut = (DEFAULT_ROLLOUT_DEPTH if depth is None else depth) if evaluate is not None else MAX_PLAYOUT_ACTIONS
+    rewards: list[list[float]] = [[] for _ in actions]
+    for _ in range(rounds):
+        dealt = game.sample(view, seat, rng)
+        luck = rng.random()
+        for index, action in enumerate(actions):
+            value, _steps = _play_out(
+                game, game.apply(dealt, seat, action), seat, rollout, evaluate, cut, 1, random.Random(luck)
+            )
+            rewards[index].append(value)
+    return rewards
+
+
 def _play_out(
     game: Game[Any],
     state: Any,

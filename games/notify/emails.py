@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 
 from accounts.models import User
+from games.feature_links import match_links
 from games.notify import tokens
 from games.notify.selectors import GameOverNews, InvitationNews, TableNews, TurnNews, Waiting
 
@@ -175,6 +176,8 @@ def game_over_email(user: User, news: GameOverNews) -> EmailMultiAlternatives:
             "outcome": outcome,
             "standings": [(ordinal(rank) if rank else "-", name) for rank, name in news.standings],
             "match_link": match_link(news.match.pk),
+            # What features offer about the match (the post-game review), as on its page.
+            "links": [(link.text, site_link(link.url)) for link in match_links(news.match, user)],
         },
     )
 

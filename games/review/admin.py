@@ -24,6 +24,16 @@ class ReviewAdmin(ReadOnly):
 
 @admin.register(ReviewedDecision)
 class ReviewedDecisionAdmin(ReadOnly):
-    list_display = ["review", "ply", "seat", "agrees", "choices", "seconds", "playouts"]
+    list_display = [
+        "review",
+        "ply",
+        "seat",
+        "agrees",
+        "choices",
+        "value_best",
+        "value_played",
+        "seconds",
+        "playouts",
+    ]
     list_filter = ["agrees"]
     raw_id_fields = ["review"]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.review import grades
+
 
 class Review(models.Model):
     """One player's review of one finished match: their own decisions (moves they made
@@ -62,9 +64,19 @@ class ReviewedDecision(models.Model):
     expert_label = models.TextField()
     # The legal actions the player had: 1 is a forced move, nothing to decide.
     choices = models.PositiveIntegerField()
-    # What the expert's search cost: wall-clock seconds and playouts (the duel's included).
+    # What the expert's work cost: wall-clock seconds and playouts (the duel's and the
+    # appraisal's included).
     seconds = models.FloatField()
     playouts = models.PositiveIntegerField()
+    # The appraisal (expert.appraisal): the seat's worth by the expert's estimate, in
+    # search.reward units (0 to 1), after the expert's action and after the one played,
+    # the standard error of their difference, and the re-deals each was played on. Null
+    # for a forced move (nothing to grade) and for opinions written before grades were
+    # (then the page says "not graded").
+    value_best = models.FloatField(null=True, blank=True)
+    value_played = models.FloatField(null=True, blank=True)
+    value_error = models.FloatField(null=True, blank=True)
+    appraisal_rounds = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["ply"]
@@ -78,3 +90,23 @@ class ReviewedDecision(models.Model):
     @property
     def is_forced(self) -> bool:
         return self.choices <= 1
+
+    @property
+    def is_graded(self) -> bool:
+        return self.value_best is not None and self.value_played is not None
+
+    @property
+    def cost(self) -> float:
+        """What the decision cost by the expert's estimate (0 when the appraisal found the
+        played action as good or better, and for a decision not graded)."""
+        if self.value_best is None or self.value_played is None:
+            return 0.0
+        return max(0.0, self.value_best - self.value_played)
+
+    @property
+    def grade(self) -> grades.Grade:
+        if self.is_forced:
+            return grades.FORCED
+        if not self.is_graded:
+            return grades.NOT_GRADED
+        return grades.grade_of(self.cost, agrees=self.agrees)

@@ -15,6 +15,7 @@ from accounts.models import User
 from games.bots import levels_for
 from games.errors import ErrorCode, MatchError
 from games.models import Match, Move
+from games.review import grades
 from games.review.models import Review, ReviewedDecision
 
 # A review unfinished with no opinion written for this long is taken to be stalled (its
@@ -91,26 +92,86 @@ def progress(review: Review) -> Progress:
     )
 
 
+# How many of the costliest decisions the page lists first.
+COSTLIEST = 3
+
+
+def scale_of(match: Match) -> grades.Scale:
+    """How a seat's worth reads in ``match``: a chance to win or an expected place
+    (``grades.Scale``); the seats are the match's prefetched ones when it has them."""
+    return grades.Scale.for_table(len(match.seats.all()), cooperative=match.engine.is_cooperative)
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One reviewed decision as the page says it: its grade, and the expert's estimates in
+    the table's words (empty for a forced move and a decision not graded)."""
+
+    decision: ReviewedDecision
+    grade: grades.Grade
+    cost: str  # "-6% chance to win"
+    with_best: str  # "52% chance to win"
+    with_played: str
+
+    @property
+    def words(self) -> str:
+        """The grade and its cost: "Mistake: -12% chance to win", "Best", "Good"."""
+        if self.grade.is_costly:
+            return f"{self.grade.word}: {self.cost}"
+        return self.grade.word
+
+
+def graded(decision: ReviewedDecision, scale: grades.Scale) -> Graded:
+    if decision.value_best is None or decision.value_played is None or decision.is_forced:
+        return Graded(decision=decision, grade=decision.grade, cost="", with_best="", with_played="")
+    return Graded(
+        decision=decision,
+        grade=decision.grade,
+        cost=scale.cost(decision.cost),
+        with_best=scale.worth(decision.value_best),
+        with_played=scale.worth(decision.value_played),
+    )
+
+
 @dataclass(frozen=True)
 class Summary:
-    decisions: list[ReviewedDecision]
+    decisions: list[Graded]  # in ply order
+    costliest: list[Graded]  # the costliest inaccuracies or worse, costliest first
+    scale: grades.Scale
     choices: int  # decisions with more than one legal action
     agreed: int  # of those, the ones the expert would have played the same
+    ungraded: int  # of those, the ones written before decisions were graded
     seconds: float  # the expert's time over the whole review
 
     @property
     def disagreed(self) -> int:
         return self.choices - self.agreed
 
+    def count(self, grade: grades.Grade) -> int:
+        return sum(entry.grade == grade for entry in self.decisions)
+
+    @property
+    def tally(self) -> list[tuple[grades.Grade, int]]:
+        """How many decisions got each grade, for the summary line (grades given only)."""
+        shown = [grades.BEST, grades.GOOD, grades.INACCURATE, grades.MISTAKEN, grades.BLUNDERED]
+        return [(grade, number) for grade in shown if (number := self.count(grade))]
+
 
 def summary(review: Review) -> Summary:
-    decisions = list(review.reviewed_decisions.order_by("ply"))
-    chosen = [decision for decision in decisions if not decision.is_forced]
+    """The finished review for its page: every decision graded, in ply order, and the
+    costliest few (an inaccuracy or worse; the earlier first among equal costs)."""
+    scale = scale_of(review.match)
+    entries = [graded(decision, scale) for decision in review.reviewed_decisions.order_by("ply")]
+    chosen = [entry.decision for entry in entries if not entry.decision.is_forced]
+    costly = [entry for entry in entries if entry.grade.is_costly]
     return Summary(
-        decisions=decisions,
+        decisions=entries,
+        costliest=sorted(costly, key=lambda entry: -entry.decision.cost)[:COSTLIEST],
+        scale=scale,
         choices=len(chosen),
         agreed=sum(decision.agrees for decision in chosen),
-        seconds=sum(decision.seconds for decision in decisions),
+        ungraded=sum(not decision.is_graded for decision in chosen),
+        seconds=sum(entry.decision.seconds for entry in entries),
     )
 
 
@@ -120,7 +181,10 @@ def review_data(review: Review) -> dict[str, Any]:
     Each decision names its replay step, so a script (the replay page's) can mark it
     knowing nothing else of reviews: ``step`` is the replay's ``?step=``, the board just
     before the move (the ply it was made at), and ``replay_url`` that step through the
-    player's eyes, as the review page links it. ``problem`` is why a finished review
+    player's eyes, as the review page links it; ``grade`` its grade's slug (``best``,
+    ``good``, ``inaccuracy``, ``mistake``, ``blunder``, ``forced``, ``not-graded``),
+    ``value_best`` and ``value_played`` the expert's estimates (0 to 1, ``search.reward``;
+    null when not graded) and ``cost`` what it lost (null when not graded). ``problem`` is why a finished review
     could not be made (then its decisions are not the whole match's), empty otherwise."""
     replay = reverse("match_replay", args=[review.match_id])
     return {
@@ -139,6 +203,10 @@ def review_data(review: Review) -> dict[str, Any]:
                 "played_label": decision.played_label,
                 "expert": decision.expert,
                 "expert_label": decision.expert_label,
+                "grade": decision.grade.slug,
+                "value_best": decision.value_best,
+                "value_played": decision.value_played,
+                "cost": decision.cost if decision.is_graded else None,
             }
             for decision in review.reviewed_decisions.order_by("ply")
         ],

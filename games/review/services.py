@@ -31,7 +31,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -66,7 +66,8 @@ class ReviewOutcome(StrEnum):
 def review_request(*, match_id: int, user: User) -> Review:
     """``user``'s review of their own decisions in finished match ``match_id``: made and
     queued the first time, the same one after (resumed if it stalled). Refused with a
-    ``MatchError`` for a match that does not exist, one not over, and anyone but its players."""
+    ``MatchError`` for a match that does not exist, one not over, and anyone but its players.
+    A finished review made before decisions were graded is graded now: asking again reopens it."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise MatchError(ErrorCode.NO_SUCH_MATCH, f"There is no match {match_id!r}.")
@@ -87,7 +88,27 @@ def review_request(*, match_id: int, user: User) -> Review:
             after_commit(_queue_work, review.pk, review.attempt)
         elif not review.is_done:
             _take_over(review)
+        elif _ungraded(review).exists():
+            _grade_again(review)
     return review
+
+
+def _ungraded(review: Review) -> QuerySet[ReviewedDecision]:
+    """The opinions of decisions with a choice written before decisions were graded."""
+    return ReviewedDecision.objects.filter(review=review, choices__gt=1, value_best__isnull=True)
+
+
+def _grade_again(review: Review) -> None:
+    """Reopen a finished review made before grades as run ``attempt + 1``, without its
+    ungraded opinions, so the run writes them again with their grades (the rest stay).
+    One conditional update claims it: of two requests at once, one deletes and queues."""
+    reopened = Review.objects.filter(pk=review.pk, attempt=review.attempt, finished_at__isnull=False).update(
+        attempt=F("attempt") + 1, finished_at=None, progressed_at=timezone.now(), problem=""
+    )
+    if reopened:
+        _ungraded(review).delete()
+        review.refresh_from_db()
+        after_commit(_queue_work, review.pk, review.attempt)
 
 
 def _take_over(review: Review) -> None:
@@ -166,13 +187,29 @@ def _alive(review_id: int, attempt: int) -> bool:
 
 
 def _opinion_of(review: Review, match: Match, move: Move, state: Any, names: list[str]) -> ReviewedDecision:
-    """The expert's opinion of ``move`` from the view its player had (``state``: before it)."""
+    """The expert's opinion of ``move`` from the view its player had (``state``: before it),
+    and, when the player had a choice, what it cost by the expert's estimate."""
     game = match.engine
     view = game.view(state, move.seat)
+    started = time.perf_counter()
     found = expert.opinion(
         game, view, move.seat, match_id=match.pk, ply=move.ply, iterations=review.iterations
     )
+    choices = len(game.legal_actions(state, move.seat))
+    appraised = None
+    if choices > 1:
+        appraised = expert.appraisal(
+            game,
+            view,
+            move.seat,
+            best=found.action,
+            played=move.action,
+            match_id=match.pk,
+            ply=move.ply,
+            rounds=expert.appraisal_rounds(review.iterations),
+        )
     label = presenter_for(game).label
+    # The actions in words as the player reads them: other seats by name, their own as "you".
     return ReviewedDecision(
         review=review,
         ply=move.ply,
@@ -180,11 +217,15 @@ def _opinion_of(review: Review, match: Match, move: Move, state: Any, names: lis
         played=move.action,
         expert=found.action,
         agrees=expert.action_key(move.action) == expert.action_key(found.action),
-        played_label=render_text(label(view, move.action), names),
-        expert_label=render_text(label(view, found.action), names),
-        choices=len(game.legal_actions(state, move.seat)),
-        seconds=found.seconds,
-        playouts=found.playouts,
+        played_label=render_text(label(view, move.action), names, move.seat),
+        expert_label=render_text(label(view, found.action), names, move.seat),
+        choices=choices,
+        seconds=time.perf_counter() - started,
+        playouts=found.playouts + (appraised.playouts if appraised else 0),
+        value_best=appraised.best if appraised else None,
+        value_played=appraised.played if appraised else None,
+        value_error=appraised.error if appraised else None,
+        appraisal_rounds=appraised.rounds if appraised else None,
     )
 
 

@@ -14,7 +14,7 @@ from accounts.models import User
 from games import selectors as game_selectors
 from games.errors import MatchError, http_status
 from games.models import Match
-from games.review import expert, selectors, services
+from games.review import expert, grades, selectors, services
 
 
 def _match(request: HttpRequest, match_id: int) -> Match:
@@ -54,6 +54,7 @@ def review_page(request: HttpRequest, match_id: int) -> HttpResponse:
             "summary": selectors.summary(review) if review is not None and review.is_done else None,
             "decisions": selectors.my_decisions(match, request.user) if review is None else None,
             "iterations": review.iterations if review is not None else expert.iterations_for(match.game),
+            "thresholds": grades.THRESHOLD_POINTS,
         },
     )
 

@@ -1,4 +1,5 @@
-"""The replay marks my post-game review in chromium: where the expert would have played
+"""My post-game review in chromium: the finished match's page links to it, it grades my
+decisions (axe-checked, both pages); the replay marks where the expert would have played
 differently, a mark under the slider; at that step, its choice beside mine; on the next,
 my move's log entries. Someone without a review sees the replay as it was, and no error."""
 
@@ -12,9 +13,10 @@ from django.db import transaction
 
 from accounts.models import User
 from games.models import Match
-from games.review import services
+from games.review import grades, services
 from games.review.models import Review, ReviewedDecision
 from games.services import SeatRequest, match_create, match_join
+from tests.browser.axe import serious_findings
 from tests.browser.helpers import log_in, off_the_event_loop
 from tests.conftest import ensure_bot_accounts, wait_for
 from tests.games.review.helpers import ITERATIONS, disagree_then_agree, finish_duel
@@ -54,6 +56,11 @@ def a_reviewed_duel() -> Reviewed:
     return Reviewed(match=match, ann=ann, bob=bob, disagreement=disagreement)
 
 
+def disagreement_cost(decision: ReviewedDecision) -> str:
+    """The cost in the page's words: a duel reads as a chance to win."""
+    return grades.Scale.for_table(2, cooperative=False).cost(decision.cost)
+
+
 def watched(page: Any) -> list[str]:
     """The page's script errors, and every error its console shows (a 404 answer too:
     "Failed to load resource", which people auditing the site see as a fault)."""
@@ -75,6 +82,23 @@ def test_my_review_marks_the_replay_where_the_expert_disagreed(live_site: str, b
     start = 0 if marked >= 2 else match.ply
     context = browser.new_context()
     log_in(context, live_site, reviewed.ann)
+    # The finished match's page links to my review; the review grades each decision and
+    # lists the costliest first (none here, or the disagreement), each linked to its step.
+    # (Its own tab: axe's injected styles are refused by the CSP, errors the replay's
+    # console check below must not see.)
+    review_tab = context.new_page()
+    review_tab.goto(f"{live_site}/matches/{match.pk}/")
+    assert serious_findings(review_tab, within="#match-header-live") == []  # the part the link is in
+    review_tab.get_by_role("link", name="See your review").click()
+    review_tab.wait_for_selector("#review-decisions")
+    assert review_tab.url.endswith(f"/matches/{match.pk}/review")
+    grade = review_tab.inner_text(f"#step-{marked} .review-grade")
+    costly = disagreement.grade.is_costly
+    assert grade == disagreement.grade.word + (f": {disagreement_cost(disagreement)}" if costly else "")
+    assert review_tab.get_by_role("heading", name="Your costliest moments").is_visible()
+    assert serious_findings(review_tab) == []
+    review_tab.close()
+
     page = context.new_page()
     errors = watched(page)
     page.goto(f"{live_site}/matches/{match.pk}/replay?step={start}")

@@ -20,7 +20,7 @@ def _legal(state: GoFoxState) -> list[dict[str, Any]]:
     return [] if state.turn < 0 else GAME.legal_actions(state, state.turn)
 
 
-def test_each_number_in_hand_has_one_ask_button_naming_the_next_player() -> None:
+def test_each_number_in_hand_has_one_ask_button_naming_the_player_asked() -> None:
     state = find_state(GAME, 3, lambda s: s.phase == "ask" and len({a.get("number") for a in _legal(s)}) >= 3)
     seat = state.turn
     view = GAME.view(state, seat)
@@ -31,7 +31,9 @@ def test_each_number_in_hand_has_one_ask_button_naming_the_next_player() -> None
     for number in numbers:
         action = {"type": "ask", "number": number}
         article = "an" if number in (8, 11) else "a"
-        assert label(view, action) == f"Ask the next player for {article} {number}"
+        # The label names the player asked by seat mark (never "the next player"): the
+        # board's button and the post-game review both put the name in.
+        assert label(view, action) == f"Ask {{s{asked}}} for {article} {number}"
         # On the page the button names the player asked, and sits under that number's cards.
         button = page.button_for(action)
         assert button.attrs["aria-label"] == f"Ask Player{asked + 1} for {article} {number}"

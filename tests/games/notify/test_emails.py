@@ -16,13 +16,15 @@ from django.conf import settings
 
 from accounts.models import User
 from accounts.services import user_update_notifications
-from games.models import Match
+from games.models import Match, Move
 from games.notify import tokens
 from games.notify.tasks import match_finished
 from games.services import SeatRequest, match_create, match_join, match_resign
+from tests.games.helpers import until_turn_passes
 from tests.games.notify.helpers import (
     SITE_URL,
     Mailbox,
+    Outbox,
     header,
     html_of,
     links_in,
@@ -125,3 +127,26 @@ def test_the_digest_lists_what_waits_and_links_each_match(
     text = text_of(digest)
     assert "Your daily digest for Tuesday 1 December: 1 match waiting for you" in text
     assert f"- Invitation: Ka-Blam! with Bob\n  {SITE_URL}/matches/{invitation.pk}/" in text
+
+
+def test_the_match_over_email_invites_a_player_to_review_their_decisions(
+    outbox: Outbox, ann: User, bob: User
+) -> None:
+    """What features offer about the match (games/feature_links.py, ``MATCH_LINKS``) is
+    in the email as on its page: the post-game review, for the player who made moves."""
+    duel = match_create(
+        creator=ann, game_slug="go-fox", options={},
+        seats=[SeatRequest("me"), SeatRequest("invite", username="bob")],
+    )  # fmt: skip
+    match_join(match_id=duel.pk, user=bob)
+    until_turn_of(duel, ann)
+    until_turn_passes(duel)  # Ann's move
+    match_resign(match_id=duel.pk, user=bob)
+    assert match_finished(duel.pk) == 2
+    sent = {to(mail): mail for mail in outbox.mails()}
+    review = f"{SITE_URL}/matches/{duel.pk}/review"
+    assert f"Review your decisions: {review}\n" in text_of(sent[ann.email])
+    assert f'<a href="{review}">Review your decisions</a>' in html_of(sent[ann.email])
+    # Bob's email invites him only if he moved before he resigned (who starts is dealt).
+    bob_moved = Move.objects.filter(match=duel, user=bob).exists()
+    assert ("Review your decisions" in text_of(sent[bob.email])) == bob_moved

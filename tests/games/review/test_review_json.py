@@ -40,6 +40,7 @@ def test_a_finished_review_names_each_disagreement_s_replay_step_and_the_expert_
         assert set(decision) == {
             "ply", "step", "replay_url", "seat", "agrees", "forced",
             "played", "played_label", "expert", "expert_label",
+            "grade", "value_best", "value_played", "cost",
         }  # fmt: skip
         # The replay's step is the board just before the move: as many moves made as its ply.
         assert decision["step"] == move.ply and decision["seat"] == move.seat == 0
@@ -55,6 +56,11 @@ def test_a_finished_review_names_each_disagreement_s_replay_step_and_the_expert_
     assert disagreement["expert_label"] == row.expert_label != disagreement["played_label"]
     # In words, with the players' names in place of the seat marks ("{s1}").
     assert disagreement["expert_label"].strip() and "{s" not in disagreement["expert_label"]
+    # Graded by what it cost, the expert's estimates stored with it (0 to 1: search.reward).
+    assert disagreement["grade"] == row.grade.slug != "best"
+    assert disagreement["value_best"] == row.value_best and disagreement["value_played"] == row.value_played
+    assert disagreement["cost"] == row.cost == max(0.0, row.value_best - row.value_played)
+    assert all(decision["grade"] in {"best", "forced"} for decision in decisions if decision["agrees"])
 
     # The replay step it names shows the board before that move.
     replay = logged_in(ann).get(disagreement["replay_url"])

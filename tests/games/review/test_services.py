@@ -3,6 +3,7 @@ in chunks, resumed after a stall, and refused to anyone but the match's players.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -14,10 +15,10 @@ from accounts.models import User
 from games.errors import ErrorCode, MatchError
 from games.models import Match, Move
 from games.replays import state_at
-from games.review import services
+from games.review import expert, grades, services
 from games.review.models import Review, ReviewedDecision
 from games.services import BOT_USERNAMES
-from tests.games.review.helpers import ITERATIONS, expert_choice
+from tests.games.review.helpers import ITERATIONS, expert_choice, finish_duel
 
 pytestmark = pytest.mark.django_db
 
@@ -61,6 +62,60 @@ def test_the_review_gives_the_experts_opinion_of_each_of_my_decisions_only(
     assert first_choice.played_label != first_choice.expert_label
     review.refresh_from_db()
     assert review.is_done and review.problem == ""
+
+
+def test_each_decision_with_a_choice_is_graded_by_what_it_cost_and_the_numbers_are_stored(
+    finished: Match, ann: User
+) -> None:
+    review = requested(finished, ann)
+    services.review_advance(review_id=review.pk, attempt=1)
+    rows = list(ReviewedDecision.objects.filter(review=review))
+    rounds = expert.appraisal_rounds(ITERATIONS)
+    game = finished.engine
+    for row in rows:
+        if row.is_forced:  # nothing to decide: no numbers, no search
+            assert row.value_best is row.value_played is row.appraisal_rounds is None
+            assert row.grade == grades.FORCED and row.playouts == 0
+            continue
+        # The stored numbers are the appraisal's, worked out again from the same seeds.
+        view = game.view(state_at(finished, row.ply), 0)
+        again = expert.appraisal(
+            game,
+            view,
+            0,
+            best=row.expert,
+            played=row.played,
+            match_id=finished.pk,
+            ply=row.ply,
+            rounds=rounds,
+        )
+        assert (row.value_best, row.value_played, row.value_error) == (again.best, again.played, again.error)
+        assert row.appraisal_rounds == rounds and row.playouts > again.playouts
+        assert row.value_best is not None and row.value_played is not None
+        assert 0.0 <= row.value_played <= 1.0 and 0.0 <= row.value_best <= 1.0
+        if row.agrees:  # one action: no cost, the expert's own move
+            assert row.value_best == row.value_played and row.value_error == 0.0
+            assert row.cost == 0.0 and row.grade == grades.BEST
+        else:
+            assert row.cost == max(0.0, row.value_best - row.value_played)
+            assert row.grade == grades.grade_of(row.cost, agrees=False) != grades.BEST
+
+
+def test_the_actions_name_the_players_from_the_reviewing_player_s_view(
+    duel: Match, ann: User, bob: User
+) -> None:
+    """Go Fox!'s "ask" names whom it asks: "Ask Bob for a 5", never "the next player"."""
+    match = finish_duel(duel, ann, bob, ann_moves=3)
+    review = requested(match, ann)
+    services.review_advance(review_id=review.pk, attempt=1)
+    labels = [
+        label
+        for row in ReviewedDecision.objects.filter(review=review)
+        for label in (row.played_label, row.expert_label)
+    ]
+    asks = [label for label in labels if label.startswith("Ask ")]
+    assert asks and all(re.fullmatch(r"Ask Bob for an? \d+", label) for label in asks), labels
+    assert not [label for label in labels if "next player" in label or "{s" in label]
 
 
 def test_running_the_review_twice_writes_each_decision_once(finished: Match, ann: User) -> None:

@@ -4,6 +4,7 @@ disagreements marked; a chunk queues the next; a lost task is resumed by asking 
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import timedelta
 
@@ -59,7 +60,8 @@ def test_the_worker_fills_a_requested_review_and_marks_where_the_expert_disagree
     disagreements = [row for row in rows if not row.agrees]
     assert len(disagreements) == 1 and disagreements[0].choices > 1
     html = logged_in(ann).get(f"/matches/{finished.pk}/review").content.decode()
-    assert html.count('class="review-decision is-disagreement"') == 1
+    assert len(re.findall(r'class="review-decision grade-[a-z-]+ is-disagreement" id="step-', html)) == 1
+    assert all(row.is_graded or row.is_forced for row in rows)  # the worker grades too
     assert "The expert would have played:</strong> " + disagreements[0].expert_label in html
 
 
