@@ -3,7 +3,8 @@
 // opens and whenever the count changes; the navigation's badge and the tab's title
 // follow it, and the "boomsite:waiting" event tells the page (home.js). Opt-in browser
 // notifications: "Notify me" asks once; afterwards a count that grows while the tab is
-// in the background shows one notification.
+// in the background shows one notification, unless this browser gets Web Push, which
+// tells each turn itself (push_settings.js, service_worker.js).
 (function () {
   "use strict";
   const badge = document.getElementById("your-turn-badge");
@@ -37,6 +38,26 @@
 
   function notify(next) {
     if (!canNotify() || Notification.permission !== "granted") return;
+    // A browser with Web Push turned on (the account page) is told by its push, with the
+    // match named: this tab's notification would say the same thing a second time.
+    pushIsOn().then(function (on) {
+      if (!on) showNotification(next);
+    });
+  }
+
+  function pushIsOn() {
+    if (!("serviceWorker" in navigator) || !("PushManager" in window)) return Promise.resolve(false);
+    return navigator.serviceWorker
+      .getRegistration("/")
+      .then(function (registration) {
+        return registration ? registration.pushManager.getSubscription() : null;
+      })
+      .then(Boolean, function () {
+        return false;
+      });
+  }
+
+  function showNotification(next) {
     const text = next === 1 ? "A match is waiting for you." : next + " matches are waiting for you.";
     try {
       // One tag: a later one replaces it (and the other tabs' ones), so one stays shown.
