@@ -2,7 +2,8 @@
 out, signed in and as an organiser in the admin, each game's pages and its match pages
 running and finished. No critical or serious finding, nor any of the rules testers met
 besides (``ALSO_CHECKED``: heading order, a button's name that is not its words, a
-scroll box the keyboard cannot reach).
+scroll box the keyboard cannot reach). The visitor browses at a phone's width, the
+signed-in person and the organiser at a desktop's; one browser context each.
 
 The sweep is kept complete by ``test_every_named_page_is_swept_or_said_not_to_be_one``,
 which needs no browser: each named address of the site's URL resolver is either visited
@@ -126,6 +127,7 @@ def admin_table(scene: Scene, _slug: str) -> dict[str, Any]:
 
 
 LIVE_MATCH = "#match-page[data-connected='yes']"
+PHONE = {"width": 390, "height": 844}
 
 # ---- The sweep: add a page here, one line, in the state it is seen in. ----
 
@@ -359,7 +361,8 @@ def test_every_page_has_no_serious_accessibility_finding(live_site: str, browser
     scene = off_the_event_loop(make_scene)
     found: dict[str, list[str]] = {}
 
-    visitor = browser.new_context()
+    # A visitor on a phone (where the how-to-play tables scroll sideways), the others at a desktop's width.
+    visitor = browser.new_context(viewport=PHONE)
     found |= sweep(visitor, live_site, SIGNED_OUT, scene)
     page = visitor.new_page()
     for label, path, status in UNNAMED:
