@@ -37,7 +37,7 @@ SCALE = 100
 # Pieces are told apart by size; a colour per size makes the size readable at a glance
 # and gives the buttons words that match the picture ("the small red piece").
 SIZE_COLOURS = {"small": "red", "medium": "yellow", "large": "blue"}
-SIZE_FILLS = {"small": "#d6451b", "medium": "#e6b422", "large": "#2f6db5"}
+SIZE_FILLS = {"small": "#c63f17", "medium": "#e6b422", "large": "#2f6db5"}
 FEEL_FILLS = {"loose": "#2e7d32", "snug": "#c77800", "tight": "#b3261e"}
 SIZES = ("small", "medium", "large")
 
@@ -98,6 +98,11 @@ def label(view: dict[str, Any], action: dict[str, Any]) -> str:
         if piece is not None:
             name = piece_name(piece["size"], _numbers(view)[piece["id"]])
             if kind == "touch":
+                # The button shows the viewer's reading after the number ("#21 · snug 3"):
+                # its name says it in the same order, so the words shown are part of the name.
+                reading = piece.get("reading")
+                if reading is not None:
+                    return f"Touch {name}: {reading['feel']} {reading['gauge']} when you felt it"
                 return f"Touch {name}"
             return f"Take {name}, worth {_points(piece['value'])}"
     return generic.label(view, action)

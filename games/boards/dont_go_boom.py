@@ -61,6 +61,10 @@ def _the(card: dict[str, Any]) -> str:
     return "a Big Bad Bomb" if card["kind"] == "bomb" else f"the {card['label']}"
 
 
+def _is_bomb(card: dict[str, Any] | None) -> bool:
+    return card is not None and card.get("kind") == "bomb"
+
+
 def _held_card(view: dict[str, Any]) -> dict[str, Any] | None:
     held = view.get("held")
     return held["card"] if held and held.get("card") else None
@@ -82,7 +86,7 @@ def label(view: dict[str, Any], action: dict[str, Any]) -> str:
     if kind == "keep":
         position = action["position"]
         replaced = _describe(_card_at(view, me, position))
-        verb = "Place" if held and held["kind"] == "bomb" else "Keep"
+        verb = "Place" if _is_bomb(held) else "Keep"
         return f"{verb} {held_words} in {_position_name(position)}, replacing {replaced}"
     if kind == "discard":
         if view["minefields"][me]["face_down_count"]:
@@ -239,7 +243,11 @@ def _minefield(board: Board, owner: int) -> dict[str, Any]:
             for kind in ("choose", "flip", "keep"):
                 found = board.action_for(type=kind, position=position)
                 if found is not None:
-                    primary, verb = found, _VERBS[kind]
+                    # The button's word is its label's first ("Place a Big Bad Bomb in ...").
+                    primary, verb = (
+                        found,
+                        "Place" if kind == "keep" and _is_bomb(_held_card(view)) else _VERBS[kind],
+                    )
                     break
             peek = board.action_for(type="peek", position=position)
         known_by = [seat for seat in card["known_by"] if seat != board.seat]

@@ -68,12 +68,14 @@ def _bands(colours: dict[str, dict[str, str]]) -> list[dict[str, str]]:
 
 
 def card_name(card: dict[str, Any]) -> str:
-    """How a button's words name a card: ``"cat" (red 1)``, ``red Pick Up 2``, ``a Wild``."""
+    """How a button's words name a card: ``"cat" (red 1)``, ``Pick Up 2 (red)``, ``the Wild``:
+    the words the card shows, in the order it shows them (its word or name above its
+    colour), so that a button's visible words are part of its name."""
     if card["kind"] == "word":
         return f'"{card["word"]}" ({card["colour"]} {card["number"]})'
     label = card.get("label") or card["kind"].replace("_", " ")
     if card.get("colour"):
-        return f"{card['colour']} {label}"
+        return f"{label} ({card['colour']})"
     return f"the {label}"
 
 

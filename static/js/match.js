@@ -55,6 +55,27 @@
     focusWasInLive = live.contains(event.target);
   });
 
+  // The page's first Tab stop: "Skip to your move" (to the board's prompt) while the
+  // viewer has a decision to make, "Skip to content" otherwise; turns come and go with
+  // the pushed boards. A click moves the focus itself: the address may already end in
+  // the same #fragment, which the browser would not jump to again.
+  const skip = document.getElementById("skip-link");
+  function showSkipLink() {
+    if (!skip) return;
+    const mine = Boolean(live.querySelector(".your-turn") && live.querySelector("[data-prompt]"));
+    skip.textContent = mine ? "Skip to your move" : "Skip to content";
+    skip.setAttribute("href", mine ? "#board-prompt" : "#main");
+  }
+  if (skip) {
+    skip.addEventListener("click", function (event) {
+      const target = document.getElementById(skip.getAttribute("href").slice(1));
+      if (!target) return;
+      event.preventDefault();
+      target.focus();
+      target.scrollIntoView({ block: "start" });
+    });
+  }
+
   function showBoard(ply, html) {
     if (ply < shownPly) return; // an older push overtaken by a newer one
     const log = logPlace();
@@ -74,6 +95,7 @@
     }
     fillTokens();
     showChatBox();
+    showSkipLink();
     if (currentStatus() !== shownStatus) {
       shownStatus = currentStatus();
       refreshHeader();

@@ -18,7 +18,7 @@ from tests.games.helpers import logged_in
 
 pytestmark = pytest.mark.django_db
 
-_LOG = re.compile(r'<ol class="log-list" reversed start="(\d+)">(.*?)</ol>', re.S)
+_LOG = re.compile(r'<ol class="log-list" reversed start="(\d+)"[^>]*>(.*?)</ol>', re.S)
 _ENTRY = re.compile(r"<li>(.*?)</li>", re.S)
 
 

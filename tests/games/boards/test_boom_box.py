@@ -147,7 +147,7 @@ def test_the_turn_bar_and_the_done_button() -> None:
     view = GAME.view(state, turn)
     assert presenter.label(view, {"type": "done"}) == "End your turn"
     page = board_html(GAME, state, turn)
-    assert page.count('aria-label="End your turn">End my turn</button>') == 1
+    assert page.count('aria-label="End your turn">End your turn</button>') == 1
     assert "<strong>Your turn</strong>" in page
     assert "end your turn" in _prompt(page)
     other = board_html(GAME, state, (turn + 1) % 3)

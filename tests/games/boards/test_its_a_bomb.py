@@ -229,7 +229,7 @@ def test_consultant_buttons_sit_on_their_cards() -> None:
     # The Analyst, usable now, is drawn in the prompt with its buttons, next to "pass".
     prompt = page[page.index('<section id="board-prompt"') : page.index('<div class="iab-layout">')]
     assert [action["type"] for action in buttons(prompt)] == ["use", "standing_pass", "pass"]
-    assert "Use the Analyst" in prompt and "Never ask again" in prompt
+    assert "Use the Analyst" in prompt and ">Never use</button>" in prompt
     # On the list, the Analyst points up there; the Chronometrist (not usable now) keeps its standing pass.
     listed = page[page.index('<section class="iab-consultants"') :]
     analyst = listed[
