@@ -89,6 +89,10 @@ def person(scene: Scene, _slug: str) -> dict[str, Any]:
     return {"username": scene.person.username}
 
 
+def other(scene: Scene, _slug: str) -> dict[str, Any]:
+    return {"username": scene.other.username}
+
+
 def tournament(scene: Scene, _slug: str) -> dict[str, Any]:
     return {"tournament_id": scene.tournament_id}
 
@@ -174,6 +178,8 @@ SIGNED_IN = [
     Visit("review:page", finished_match),
     Visit("history"),
     Visit("profile", person, note="one's own"),
+    Visit("profile", other, note="another's: follow, block, challenge"),
+    Visit("social:challenge", other, query="?game=go-fox"),
     Visit("tournaments:detail", tournament, note="an entrant's"),
     Visit("account_settings"),
     Visit("account_email"),
@@ -229,6 +235,19 @@ NOT_PAGES = {
     "api_token_revoke": "POST only, redirects to the account page",
     "notify:vacation_begin": "POST only, redirects to the account page",
     "notify:vacation_end": "POST only, redirects to the account page",
+    "home_live": f"{FRAGMENT} (the signed-in home page)",
+    "notify:service_worker": "JavaScript: the service worker",
+    "notify:push_subscribe": "JSON, posted by the account page's script",
+    "notify:push_unsubscribe": "JSON, posted by the account page's script",
+    "notify:push_choices": "POST only, redirects to the account page",
+    "notify:push_device_remove": "POST only, redirects to the account page",
+    "social:follow": "POST only, redirects to the profile",
+    "social:unfollow": "POST only, redirects to the profile",
+    "social:block": "POST only, redirects to the profile",
+    "social:unblock": "POST only, redirects to the profile",
+    "social:api_challenges": "JSON (the API)",
+    "social:api_accept": "JSON (the API)",
+    "social:api_decline": "JSON (the API)",
     "account_set_password": "every account here has a password (no sign-in elsewhere): redirects to the change page",
     "account_confirm_login_code": "sign-in by emailed code is off (ACCOUNT_LOGIN_BY_CODE_ENABLED): with no code sent, it redirects",
 }

@@ -88,7 +88,7 @@ def test_bad_messages_get_clear_errors_and_change_nothing(duel: Match, ann: User
             ("{not json", "malformed_message"),
             ({"type": "dance"}, "unknown_message"),
             (["act"], "unknown_message"),
-            ({"type": "act", "action": action, "ply": 7}, "stale_ply"),
+            ({"type": "act", "action": action, "ply": 7}, "bad_ply"),
             ({"type": "act", "action": action, "ply": "0"}, "bad_ply"),
             ({"type": "act", "action": {"type": "explode"}, "ply": 0}, "unknown_action"),
             ({"type": "act", "action": "draw", "ply": 0}, "malformed_action"),
