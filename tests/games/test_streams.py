@@ -16,7 +16,16 @@ from accounts.services import api_token_revoke
 from games.live.socket_limits import STREAMS_PER_TOKEN
 from games.models import Match
 from games.selectors import access, api_view
-from games.services import SeatRequest, chat_post, match_create, match_resign
+from games.services import (
+    SeatRequest,
+    chat_post,
+    match_create,
+    match_decline,
+    match_join,
+    match_leave,
+    match_resign,
+)
+from games.social import services as social_services
 from tests.games.helpers import on_turn, play, token_for, until_turn_passes
 from tests.games.sockets import run
 from tests.games.streams import Stream
@@ -238,5 +247,103 @@ def test_open_streams_per_token_are_limited(duel: Match, ann: User) -> None:
         assert await again.open() == 200
         for stream in [*streams[1:], again]:
             await stream.close()
+
+    run(scenario)
+
+
+# -- the event stream --------------------------------------------------------------------
+
+
+def types(lines: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    """Each line's type and match id."""
+    return [(line["type"], line["match"]["id"] if "match" in line else line["id"]) for line in lines]
+
+
+def test_the_event_stream_says_what_waits_then_each_change_once(
+    duel: Match, ann: User, bob: User, make_person: Any
+) -> None:
+    carl, dan = make_person("carl"), make_person("dan")
+    token = token_for(ann)
+    sync = database_sync_to_async
+
+    async def scenario() -> None:
+        stream = Stream("/api/stream/events", token)
+        assert await stream.open() == 200
+        assert stream.headers["content-type"] == "application/x-ndjson; charset=utf-8"
+        first = await stream.lines_until_quiet()
+        expected = [("match_started", duel.pk)]
+        if await sync(on_turn)(duel) == 0:
+            expected.append(("your_turn", duel.pk))
+        assert types(first) == expected
+        started = first[0]["match"]
+        assert started["seat"] == 0 and started["status"] == "running" and started["game"] == "go-fox"
+        assert started["stream"].endswith(f"/api/matches/{duel.pk}/stream")
+        assert [p["username"] for p in started["players"]] == ["ann", "bob"]
+
+        # A challenge to Ann.
+        challenge = await sync(social_services.challenge)(
+            challenger=bob, challenged=ann, game_slug="go-fox", options={}, turn_limit=3600
+        )
+        [invitation] = await stream.lines_until_quiet()
+        assert types([invitation]) == [("invitation", challenge.pk)]
+        assert invitation["match"]["challenge"] is True and invitation["match"]["from"] == "bob"
+        # Accepted: the match starts; the invitation is not said to close (Ann took it).
+        await sync(match_join)(match_id=challenge.pk, user=ann)
+        lines = await stream.lines_until_quiet()
+        assert types(lines)[0] == ("match_started", challenge.pk)
+        assert set(types(lines)) <= {("match_started", challenge.pk), ("your_turn", challenge.pk)}
+        for line in lines:
+            if line["type"] == "your_turn":
+                assert line["deadline"] is not None  # an hour per turn
+
+        # Ann's turn in the duel, at each ply it comes back to her; nothing while it is Bob's.
+        if await sync(on_turn)(duel) == 0:
+            await sync(until_turn_passes)(duel)
+            assert not [line for line in await stream.lines_until_quiet() if line["type"] == "your_turn"]
+        await sync(until_turn_passes)(duel)
+        [turn] = await stream.lines_until_quiet()
+        duel_now = await sync(Match.objects.get)(pk=duel.pk)
+        assert types([turn]) == [("your_turn", duel.pk)] and turn["match"]["ply"] == duel_now.ply
+        assert turn["deadline"] is None  # the duel has no time limit
+
+        # Someone else's match is none of Ann's business.
+        others = await sync(match_create)(
+            creator=carl, game_slug="go-fox", options={},
+            seats=[SeatRequest("me"), SeatRequest("invite", username=dan.username)],
+        )  # fmt: skip
+        await sync(match_join)(match_id=others.pk, user=dan)
+        await sync(play)(others, await sync(on_turn)(others))
+        assert await stream.lines_until_quiet() == []
+
+        # The duel ends.
+        await sync(match_resign)(match_id=duel.pk, user=bob)
+        [finished] = await stream.lines_until_quiet()
+        assert types([finished]) == [("match_finished", duel.pk)]
+        assert finished["match"]["status"] == "finished" and finished["match"]["result"]["resigned"] == [1]
+
+        # An invitation withdrawn; a challenge of Ann's declined.
+        table = await sync(match_create)(
+            creator=carl, game_slug="go-fox", options={},
+            seats=[SeatRequest("me"), SeatRequest("invite", username=ann.username)],
+        )  # fmt: skip
+        assert types(await stream.lines_until_quiet()) == [("invitation", table.pk)]
+        await sync(match_leave)(match_id=table.pk, user=carl)
+        assert await stream.lines_until_quiet() == [{"type": "invitation_closed", "id": table.pk}]
+        mine = await sync(social_services.challenge)(
+            challenger=ann, challenged=dan, game_slug="go-fox", options={}, turn_limit=None
+        )
+        assert await stream.lines_until_quiet() == [], "Ann's own challenge waits for Dan, not for her"
+        await sync(match_decline)(match_id=mine.pk, user=dan)
+        [declined] = await stream.lines_until_quiet()
+        assert types([declined]) == [("invitation_declined", mine.pk)] and declined["username"] == "dan"
+        await stream.close()
+
+        # Reconnecting: what waits now, first.
+        again = Stream("/api/stream/events", token)
+        await again.open()
+        now = await again.lines_until_quiet()
+        assert ("match_started", challenge.pk) in types(now)
+        assert all(match_id == challenge.pk for _, match_id in types(now))
+        await again.close()
 
     run(scenario)
