@@ -160,7 +160,6 @@ class ProgramStream(AsyncHttpConsumer):
         if not self.ended:
             self.ended = True
             await self.send_body(b"".join(_line(line) for line in last), more_body=False)
-        await self._let_go()
         raise StopConsumer
 
     async def _tick(self) -> None:
@@ -213,16 +212,21 @@ class ProgramStream(AsyncHttpConsumer):
         try:
             await handler(message)
         except OperationalError as error:
-            if not is_pool_exhausted(error) or message["type"] == "http.request":
+            if not is_pool_exhausted(error):
                 raise
             self.missed = True
 
-    async def http_disconnect(self, message: dict[str, Any]) -> None:
-        await self._let_go()
-        raise StopConsumer
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """The consumer's life, and after it, however it ended (the stream's end, the
+        client gone, Daphne cancelling it as it shuts down), its keep-alives stopped, its
+        count and its groups let go."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._let_go()
 
-    async def disconnect(self) -> None:
-        await self._let_go()
+    async def http_disconnect(self, message: dict[str, Any]) -> None:
+        raise StopConsumer  # the client went: ``__call__`` lets go of the rest
 
     async def _let_go(self) -> None:
         if hasattr(self, "ticking"):

@@ -13,7 +13,7 @@ from django.test import Client
 
 from accounts.models import ApiToken, User
 from accounts.services import api_token_revoke
-from games.live.socket_limits import STREAMS_PER_TOKEN
+from games.live.socket_limits import REGISTRY, STREAMS_PER_TOKEN
 from games.models import Match
 from games.selectors import access, api_view
 from games.services import (
@@ -123,6 +123,29 @@ def test_a_finished_match_streams_its_state_and_end_and_closes(duel: Match, ann:
         assert await stream.open() == 200
         lines = [await stream.line(), await stream.line()]
         assert [line["type"] for line in lines if line] == ["state", "end"]
+        assert await stream.line() is None
+        await stream.close()
+        assert not REGISTRY.streams_per_token, "an ended stream is counted out"
+
+    run(scenario)
+
+
+def test_a_stream_ends_when_its_person_may_no_longer_see_the_match(ann: User, bob: User) -> None:
+    """Bob, invited to Ann's private match, declines: it is none of his business any more."""
+    private = match_create(
+        creator=ann, game_slug="go-fox", options={}, visibility="private",
+        seats=[SeatRequest("me"), SeatRequest("invite", username=bob.username)],
+    )  # fmt: skip
+    token = token_for(bob)
+
+    async def scenario() -> None:
+        stream = match_stream(private, token)
+        assert await stream.open() == 200
+        first = await stream.line()
+        assert first is not None and (first["status"], first["seat"], first["view"]) == ("open", None, None)
+        await database_sync_to_async(match_decline)(match_id=private.pk, user=bob)
+        last = await stream.line()
+        assert last is not None and (last["type"], last["code"]) == ("error", "no_such_match")
         assert await stream.line() is None
         await stream.close()
 
@@ -247,6 +270,7 @@ def test_open_streams_per_token_are_limited(duel: Match, ann: User) -> None:
         assert await again.open() == 200
         for stream in [*streams[1:], again]:
             await stream.close()
+        assert not REGISTRY.streams_per_token
 
     run(scenario)
 
