@@ -46,6 +46,7 @@ from django.http import HttpRequest, JsonResponse
 from accounts.models import User
 from accounts.services import api_token_user
 from accounts.sessions import user_group
+from boomsite import metrics
 from games import blocks, selectors
 from games.api import _token_key, error_response, token_caller
 from games.errors import BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, ErrorCode, is_pool_exhausted
@@ -78,6 +79,7 @@ class ProgramStream(AsyncHttpConsumer):
     """What both streams share: the token, the limit, the keep-alive, the end."""
 
     kind: ClassVar[str]  # "events" or "match": the limit's (socket_limits.STREAMS_PER_TOKEN)
+    metric: ClassVar[metrics.SocketKind]  # its count in /metrics (boomsite_sockets_open)
     user: User
     groups: list[str]
 
@@ -105,6 +107,7 @@ class ProgramStream(AsyncHttpConsumer):
             )
             raise StopConsumer
         self.counted = True
+        metrics.socket_opened(self.metric)
         self.ended = False
         self.missed = False  # a wake whose read failed: read again at the next keep-alive
         self.token_checked_at = time.monotonic()
@@ -234,6 +237,7 @@ class ProgramStream(AsyncHttpConsumer):
         if getattr(self, "counted", False):
             self.counted = False
             REGISTRY.close_stream(token=self.token, kind=self.kind)
+            metrics.socket_closed(self.metric)
         for group in getattr(self, "groups", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         self.groups = []
@@ -243,6 +247,7 @@ class EventStream(ProgramStream):
     """``/api/stream/events``: the token's person's invitations, matches and turns."""
 
     kind = "events"
+    metric = metrics.SocketKind.EVENT_STREAM
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -265,6 +270,7 @@ class MatchStream(ProgramStream):
     """``/api/matches/<id>/stream``: one match as the token's person may see it."""
 
     kind = "match"
+    metric = metrics.SocketKind.MATCH_STREAM
 
     def refusal(self, user: User) -> JsonResponse | None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
