@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import logging
 import time
 from typing import Any, ClassVar
 
@@ -55,6 +56,8 @@ from games.live.socket_db import socket_db
 from games.live.socket_limits import REGISTRY
 from games.live.stream_events import Told, read_mine
 from games.models import ChatMessage, Match
+
+logger = logging.getLogger(__name__)
 
 # A revoked token or a deactivated account ends its streams at once (``session.check``);
 # this catches what changed without a word (a token deleted by hand).
@@ -170,7 +173,10 @@ class ProgramStream(AsyncHttpConsumer):
         never comes between a wake's read and its lines."""
         while True:
             await asyncio.sleep(settings.API_STREAM_KEEPALIVE_SECONDS)
-            await self.channel_layer.send(self.channel_name, {"type": "stream.tick"})
+            try:
+                await self.channel_layer.send(self.channel_name, {"type": "stream.tick"})
+            except Exception:  # Redis away for a moment: the next tick tries again
+                logger.warning("stream %s: could not send its keep-alive tick", self.channel_name)
 
     async def stream_tick(self, message: dict[str, Any]) -> None:
         if time.monotonic() - self.token_checked_at >= TOKEN_RECHECK_SECONDS:
