@@ -14,6 +14,7 @@ from django.test import Client
 from accounts.models import ApiToken, User
 from accounts.services import api_token_revoke
 from games.live.socket_limits import REGISTRY, STREAMS_PER_TOKEN
+from games.live.stream_events import Told, read_mine
 from games.models import Match
 from games.selectors import access, api_view
 from games.services import (
@@ -371,3 +372,26 @@ def test_the_event_stream_says_what_waits_then_each_change_once(
         await again.close()
 
     run(scenario)
+
+
+def test_an_event_streams_read_is_two_queries_however_many_matches(
+    ann: User, bob: User, make_person: Any, django_assert_num_queries: Any
+) -> None:
+    """Every ring of a person's doorbell costs each of their event streams one read: a
+    fixed number of queries, whatever the number of their matches (no query per match)."""
+    for name in ("carl", "dan", "eve"):
+        other = make_person(name)
+        running = match_create(
+            creator=ann, game_slug="go-fox", options={},
+            seats=[SeatRequest("me"), SeatRequest("invite", username=other.username)],
+        )  # fmt: skip
+        match_join(match_id=running.pk, user=other)
+        social_services.challenge(
+            challenger=other, challenged=ann, game_slug="go-fox", options={}, turn_limit=None
+        )
+    told = Told()
+    with django_assert_num_queries(2):
+        first = told.news(read_mine(ann, told.following()))
+    assert {line["type"] for line in first} >= {"match_started", "invitation"} and len(first) >= 6
+    with django_assert_num_queries(2):
+        assert told.news(read_mine(ann, told.following())) == []
