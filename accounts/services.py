@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from accounts.models import NOTIFY_FIELDS, ApiToken, Notify, User
 from accounts.names import display_name_checked
+from accounts.sessions import recheck_user_sockets
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ORGANISER_USERNAME = "organiser"
@@ -134,6 +135,8 @@ def api_token_revoke(*, user: User, token_id: int) -> None:
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
         raise TokenError("No such token.")
+    # A program's open streams check their token again and end (games/live/streams.py).
+    recheck_user_sockets(user_id=user.pk)
 
 
 def api_token_user(secret: str) -> User | None:

@@ -60,6 +60,10 @@ disable_created_metrics()
 class SocketKind(StrEnum):
     MATCH = "match"  # /ws/matches/<id>/
     PERSONAL = "personal"  # /ws/me/, the count of matches waiting for a person
+    # The programs' streams (games/live/streams.py): long HTTP responses, not sockets,
+    # but held open as sockets are.
+    EVENT_STREAM = "event_stream"  # /api/stream/events
+    MATCH_STREAM = "match_stream"  # /api/matches/<id>/stream
 
 
 class TaskOutcome(StrEnum):
@@ -89,7 +93,7 @@ BOARDS_DRAWN = Counter(
 # livesum: the open sockets of the processes alive now (a dead one's are dropped).
 SOCKETS_OPEN = Gauge(
     "boomsite_sockets_open",
-    "WebSockets open: match sockets and personal ones (/ws/me/).",
+    "WebSockets open (match sockets and personal ones, /ws/me/), and programs' streams.",
     ["kind"],
     multiprocess_mode="livesum",
 )

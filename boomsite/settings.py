@@ -155,6 +155,10 @@ CHANNEL_LAYERS = {
         },
     }
 }
+# The programs' streams (games/live/streams.py) send an empty line this often, so that
+# proxies keep the connection (nginx's proxy_read_timeout is an hour) and a client can
+# tell a quiet stream from a dead one.
+API_STREAM_KEEPALIVE_SECONDS = 15.0
 # The cache (rate limits, sessions stay in the database) lives in its own database
 # of the same server (CACHE_REDIS_DB, 1 by default), so clearing it never touches
 # Celery's queues or the channels.

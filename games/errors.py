@@ -72,6 +72,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_CHALLENGES = "too_many_challenges"
     TOO_FEW_ENTRANTS = "too_few_entrants"
     TOO_MANY_SOCKETS = "too_many_sockets"
+    # A program's open streams per token (games/live/socket_limits.py).
+    TOO_MANY_STREAMS = "too_many_streams"
     TOURNAMENT_FULL = "tournament_full"
     TOURNAMENT_OVER = "tournament_over"
     UNAUTHORISED = "unauthorised"
@@ -109,6 +111,7 @@ _HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.TOO_FEW_ENTRANTS: 409,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.TOO_MANY_CHALLENGES: 409,
+    ErrorCode.TOO_MANY_STREAMS: 429,
     ErrorCode.TOURNAMENT_FULL: 409,
     ErrorCode.TOURNAMENT_OVER: 409,
     ErrorCode.UNAUTHORISED: 401,

@@ -29,6 +29,13 @@ def viewer_group(match_id: int, kind: str) -> str:
     return f"match-{match_id}-{kind}"
 
 
+def stream_group(match_id: int) -> str:
+    """The programs' streams of a match (``/api/matches/<id>/stream``: ``streams.py``). Each
+    change and chat line rings them with ids and a ply only; each stream reads its own
+    seat's view from the database, so nothing drawn for another viewer reaches one."""
+    return f"streams-match-{match_id}"
+
+
 def person_group(user_id: int) -> str:
     """A person's ``/ws/me/`` sockets (one per open page). Not ``accounts.sessions.user_group``,
     which every socket of theirs joins for session events, match sockets included."""
@@ -51,7 +58,7 @@ def send_match_updated(*, match_id: int, ply: int, committed_at: float, people: 
         "ring": secrets.token_hex(8),
         "committed_at": committed_at,
     }
-    _send_all([(match_group(match_id), doorbell), *_badges(people)])
+    _send_all([(match_group(match_id), doorbell), _stream_doorbell(match_id, ply), *_badges(people)])
 
 
 @dataclass(frozen=True)
@@ -82,7 +89,13 @@ def send_move_pushed(
         )
         for kind, board in boards.items()
     ]
-    _send_all([*boards_sent, *_badges(people)])
+    _send_all([*boards_sent, _stream_doorbell(match_id, ply), *_badges(people)])
+
+
+def _stream_doorbell(match_id: int, ply: int) -> tuple[str, dict[str, Any]]:
+    """The programs' streams of the match read it again (one more group in the same round
+    trips to Redis: nothing more when no stream is open)."""
+    return stream_group(match_id), {"type": "stream.match", "ply": ply}
 
 
 def _badges(people: Sequence[int]) -> list[tuple[str, dict[str, Any]]]:
@@ -109,5 +122,11 @@ def ring(group: str, message_type: str) -> None:
 
 
 def send_chat_posted(*, match_id: int, message_id: int) -> None:
-    """Tell every socket on a match that a chat message was posted (each reads it from the database)."""
-    _send_all([(match_group(match_id), {"type": "match.chat", "message_id": message_id})])
+    """Tell every socket and stream on a match that a chat message was posted (each reads
+    it from the database)."""
+    _send_all(
+        [
+            (match_group(match_id), {"type": "match.chat", "message_id": message_id}),
+            (stream_group(match_id), {"type": "stream.chat", "message_id": message_id}),
+        ]
+    )

@@ -12,6 +12,11 @@ The per-person socket (``/ws/me/``: the badge of matches waiting for someone) op
 on every page of the site, so it has a cap of its own per client, counted apart
 from the match sockets: a person with many tabs keeps their match sockets.
 
+The programs' streams (``/api/stream/events``, ``/api/matches/<id>/stream``:
+``streams.py``) are counted per token and kind of stream, as the sockets are per
+client: a program that opens one stream too many is refused ``429 too_many_streams``
+before it streams anything.
+
 Presence ("Ann opened the match") is announced only when a person's first socket
 on a match opens or their last one closes, and at most ``PRESENCE_BURST`` times
 then one per ``PRESENCE_SECONDS`` per match: 200 open/close cycles once pushed 225
@@ -32,6 +37,10 @@ SOCKETS_PER_CLIENT = 40
 SOCKETS_PER_MATCH = 300
 # One per open tab of the site; past it a tab's badge stays as the page drew it.
 PERSONAL_SOCKETS_PER_CLIENT = 20
+# **Decision**: a program needs one event stream; a few more let a second copy of it (a
+# restart overlapping the old one, a test run beside the bot) connect. A bot plays
+# several matches at once, each with its own stream.
+STREAMS_PER_TOKEN = {"events": 4, "match": 16}
 PRESENCE_BURST = 5
 PRESENCE_SECONDS = 2.0
 
@@ -44,6 +53,7 @@ class SocketRegistry:
     per_viewer: Counter[tuple[str, int]] = field(default_factory=Counter)
     personal_per_client: Counter[str] = field(default_factory=Counter)
     presence_tokens: dict[int, tuple[float, float]] = field(default_factory=dict)
+    streams_per_token: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def open(self, *, client: str, match_id: int) -> str | None:
         """Count a socket in, or say why it may not open."""
@@ -79,6 +89,19 @@ class SocketRegistry:
     def close_personal(self, *, client: str) -> None:
         _decrement(self.personal_per_client, client)
 
+    def open_stream(self, *, token: str, kind: str) -> str | None:
+        """Count a program's stream in (``token``: the token's hash; ``kind``: ``events`` or
+        ``match``), or say why it may not open."""
+        limit = STREAMS_PER_TOKEN[kind]
+        if self.streams_per_token[(token, kind)] >= limit:
+            noun = "event streams" if kind == "events" else "match streams"
+            return f"at most {limit} open {noun} per token: close one first"
+        self.streams_per_token[(token, kind)] += 1
+        return None
+
+    def close_stream(self, *, token: str, kind: str) -> None:
+        _decrement(self.streams_per_token, (token, kind))
+
     def clear(self) -> None:
         """Forget every count, as a fresh process starts (tests begin each case so)."""
         for counter in (
@@ -87,6 +110,7 @@ class SocketRegistry:
             self.per_match,
             self.per_viewer,
             self.personal_per_client,
+            self.streams_per_token,
         ):
             counter.clear()
         self.presence_tokens.clear()

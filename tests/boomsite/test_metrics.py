@@ -126,7 +126,7 @@ def test_every_metric_is_exposed() -> None:
         assert f"# HELP {name} " in text, name
     for status_class in ("2xx", "3xx", "4xx", "5xx"):
         assert f'boomsite_http_responses_total{{status_class="{status_class}"}}' in text
-    for kind in ("match", "personal"):
+    for kind in ("match", "personal", "event_stream", "match_stream"):
         assert f'boomsite_sockets_open{{kind="{kind}"}}' in text
 
 

@@ -295,3 +295,36 @@ def test_two_browsers_play_live_with_their_sockets_on_different_daphnes(stack: S
     assert seen_by_other >= 6
     for page in pages.values():
         page.context.close()
+
+
+def test_a_programs_stream_comes_through_nginx_line_by_line(stack: Stack, ann: User, bob: User) -> None:
+    """nginx passes a stream's lines on as they come, never holding them for a buffer to
+    fill or the response to end (``proxy_buffering off``; the stream says
+    ``X-Accel-Buffering: no`` too): the first line, then a move's, on one open response."""
+    from accounts.services import api_token_create
+    from tests.games.helpers import on_turn, play
+
+    match = match_create(
+        creator=ann, game_slug="go-fox", options={},
+        seats=[SeatRequest("me"), SeatRequest("invite", username=bob.username)],
+    )  # fmt: skip
+    match_join(match_id=match.pk, user=bob)
+    token = api_token_create(user=ann, name="bot")[1]
+    connection = http.client.HTTPSConnection("127.0.0.1", stack.https_port, context=UNVERIFIED, timeout=10)
+    try:
+        connection.request(
+            "GET", f"/api/matches/{match.pk}/stream", headers={"Authorization": f"Bearer {token}"}
+        )
+        answer = connection.getresponse()
+        assert answer.status == 200 and answer.getheader("content-type", "").startswith(
+            "application/x-ndjson"
+        )
+        first = json.loads(answer.readline())
+        assert (first["type"], first["ply"], first["seat"]) == ("state", 0, 0)
+        play(match, on_turn(match))
+        line = answer.readline()
+        while line == b"\n":  # keep-alives
+            line = answer.readline()
+        assert json.loads(line)["ply"] == 1
+    finally:
+        connection.close()

@@ -1,13 +1,18 @@
-"""Nothing a seat may not see ever reaches it: not in a socket frame, a page or the API.
+"""Nothing a seat may not see ever reaches it: not in a socket frame, a page, the API
+or a program's stream.
 
 Many random matches of every game are played through the services, with a real
-socket open for every seat and for a spectator. Every frame each socket receives,
-and pages and API answers fetched along the way, are then checked two ways:
+socket open for every seat and for a spectator, and a program's match stream for
+every seat and for a stranger (``/api/matches/<id>/stream``, each with its own token),
+and each seat's event stream (``/api/stream/events``). Every frame each socket
+receives, every line of the streams, and pages and API answers fetched along the way,
+are then checked two ways:
 
 - they never hold the match's secret seed, nor the state's generator state (its key),
   while the match runs (once it is over, its page shows the seed for the fair-deal check);
 - they are exactly what the same viewer would get if the hidden parts of the game
-  were different: the state is re-dealt by ``game.sample`` from the viewer's own
+  were different (the API's answers and the streams' lines: exactly their seat's view
+  of the state): the state is re-dealt by ``game.sample`` from the viewer's own
   view, **every id is renamed** to a fresh random one, and the viewer's part is
   re-rendered from it; the two must agree up to the ids' names. Had anything outside
   the view reached the viewer (a card's value, a tile under its back), or had an id
@@ -37,6 +42,7 @@ from games.selectors import access
 from games.services import SeatRequest, match_create, match_join
 from tests.games.helpers import live_part, normalised, random_move, without_presence
 from tests.games.sockets import Viewer, next_of, run, socket
+from tests.games.streams import Stream
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -52,7 +58,7 @@ class Seen:
 
     viewer: int | None  # seat, or None for the spectator
     ply: int
-    kind: str  # "frame", "page" or "api"
+    kind: str  # "frame", "page", "api", "stream" (a match stream's state line) or "events"
     body: str
 
 
@@ -132,6 +138,8 @@ def play_and_watch(slug: str, players: int, seed: int) -> tuple[Match, list[Seen
     viewers = {seat: Viewer(person) for seat, person in enumerate(people)}
     viewers_spectator = Viewer(None)
     tokens = {seat: api_token_create(user=person, name="leak test")[1] for seat, person in enumerate(people)}
+    stranger = User.objects.create_user(username=f"p{seed}-stranger", password="x")
+    stranger_token = api_token_create(user=stranger, name="leak test")[1]
     clients: dict[int | None, Client] = {None: Client()}
     for seat, person in enumerate(people):
         clients[seat] = Client()
@@ -172,6 +180,13 @@ def play_and_watch(slug: str, players: int, seed: int) -> tuple[Match, list[Seen
         for ws in sockets_all.values():
             assert (await ws.connect())[0]
             await next_of(ws, "board")  # the open match's lobby board
+        streams: dict[int | None, Stream] = {
+            seat: Stream(f"/api/matches/{match.pk}/stream", token) for seat, token in tokens.items()
+        }
+        streams[None] = Stream(f"/api/matches/{match.pk}/stream", stranger_token)
+        events = {seat: Stream("/api/stream/events", token) for seat, token in tokens.items()}
+        for stream in [*streams.values(), *events.values()]:
+            assert await stream.open() == 200
         for person in people[1:]:
             await database_sync_to_async(match_join)(match_id=match.pk, user=person)
         ply = await database_sync_to_async(snapshot)()
@@ -183,6 +198,12 @@ def play_and_watch(slug: str, players: int, seed: int) -> tuple[Match, list[Seen
                     if frame["ply"] == ply and 'data-status="open"' not in frame["html"]:
                         break
                 seen.append(Seen(viewer, ply, "frame", frame["html"]))
+            for viewer, stream in streams.items():
+                while True:  # the lines of the open match and its joins are read past
+                    line = await stream.next_of("state", timeout=10)
+                    if line["ply"] == ply and line["status"] != "open":
+                        break
+                seen.append(Seen(viewer, ply, "stream", json.dumps(line)))
             if ply % 10 == 0:
                 await database_sync_to_async(fetch_pages)(ply)
             if not await database_sync_to_async(move)():
@@ -190,6 +211,11 @@ def play_and_watch(slug: str, players: int, seed: int) -> tuple[Match, list[Seen
             ply = await database_sync_to_async(snapshot)()
         for ws in sockets_all.values():
             await ws.disconnect()
+        for seat, stream in events.items():
+            told = await stream.lines_until_quiet(0.3)
+            seen.extend(Seen(seat, ply, "events", json.dumps(line)) for line in told)
+        for stream in [*streams.values(), *events.values()]:
+            await stream.close()
 
     run(scenario)
     return Match.objects.get(pk=match.pk), seen, snapshots
@@ -199,7 +225,16 @@ def check(match: Match, seen: list[Seen], snapshots: dict[int, dict[str, Any]], 
     rng = random.Random(seed)
     game = get(match.game)
     checked = 0
+    every_secret = {str(snapshot["seed"]) for snapshot in snapshots.values()} | {
+        generator["key"] if isinstance(generator := snapshot["state"].get("rng"), dict) else str(generator)
+        for snapshot in snapshots.values()
+    }
     for item in seen:
+        if item.kind == "events":
+            # A match's summary, never its view: nothing of its state, at any ply, ever.
+            assert not any(secret in item.body for secret in every_secret), (match.game, item.viewer)
+            assert '"view"' not in item.body and '"state"' not in item.body
+            continue
         snapshot = snapshots[item.ply]
         generator = snapshot["state"].get("rng")
         secrets = {str(snapshot["seed"]), generator["key"] if isinstance(generator, dict) else str(generator)}
@@ -214,8 +249,10 @@ def check(match: Match, seen: list[Seen], snapshots: dict[int, dict[str, Any]], 
                 item.kind,
                 "frames and the API never show it",
             )
-        if item.kind == "api":
+        if item.kind in ("api", "stream"):
             data = json.loads(item.body)
+            if item.kind == "stream":
+                assert data.pop("type") == "state"
             assert (
                 set(data) >= {"view", "legal_actions", "ply"} and "state" not in data and "seed" not in data
             )
@@ -248,7 +285,7 @@ def test_no_frame_page_or_api_answer_shows_a_viewer_anything_outside_its_view(sl
     while checked < CHECKS_PER_GAME and matches < MAX_MATCHES_PER_GAME:
         players = counts[matches % len(counts)]
         match, seen, snapshots = play_and_watch(slug, players, seed=1000 * matches + players)
-        assert {item.kind for item in seen} == {"frame", "page", "api"}
+        assert {item.kind for item in seen} >= {"frame", "page", "api", "stream", "events"}
         checked += check(match, seen, snapshots, seed=matches)
         matches += 1
     assert checked >= CHECKS_PER_GAME
