@@ -298,12 +298,16 @@ def match_summary(match: Match) -> dict[str, Any]:
     }
 
 
-def read_json_object(request: HttpRequest) -> dict[str, Any] | JsonResponse:
+def read_json_object(request: HttpRequest, *, optional: bool = False) -> dict[str, Any] | JsonResponse:
     """The request's body as a JSON object, or the error to answer (too large, not JSON,
-    not an object). Every endpoint that takes a body reads it so, features' too."""
+    not an object). Every endpoint that takes a body reads it so, features' too.
+    ``optional``: an endpoint whose body may be left out, where nothing sent (or JSON's
+    ``null``) is ``{}``."""
     raw = _small_body(request)
     if raw is None:
         return error_response(ErrorCode.TOO_LARGE, "A request body is at most 16 KB.")
+    if optional and raw.strip() in (b"", b"null"):
+        return {}
     try:
         body: Any = parse_json(raw)
     except BadInput as error:

@@ -275,7 +275,7 @@ def join(request: HttpRequest, match_id: int) -> JsonResponse:
     caller = token_caller(request, "POST", PLAY)
     if isinstance(caller, JsonResponse):
         return caller
-    body = _optional_body(request)
+    body = read_json_object(request, optional=True)
     if isinstance(body, JsonResponse):
         return body
     try:
@@ -294,13 +294,6 @@ def join(request: HttpRequest, match_id: int) -> JsonResponse:
     return _match_answer(match_id)
 
 
-def _optional_body(request: HttpRequest) -> dict[str, Any] | JsonResponse:
-    """An endpoint that takes no body, or an optional object: nothing sent is ``{}``."""
-    if not request.body.strip():
-        return {}
-    return read_json_object(request)
-
-
 def _seat_action(service: Any) -> Any:
     """``leave`` and ``resign``: no body, the caller's seat."""
 
@@ -310,7 +303,7 @@ def _seat_action(service: Any) -> Any:
         caller = token_caller(request, "POST", PLAY)
         if isinstance(caller, JsonResponse):
             return caller
-        body = _optional_body(request)
+        body = read_json_object(request, optional=True)
         if isinstance(body, JsonResponse):
             return body
         try:
