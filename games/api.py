@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -193,6 +193,19 @@ def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
     return JsonResponse(selectors.api_view(caller[1]))
 
 
+class ActionBody(TypedDict):
+    """``POST /api/matches/<id>/actions``."""
+
+    action: dict[str, Any]  # one of the view's legal_actions, as given
+    ply: int  # the ply decided at
+    action_id: NotRequired[str]  # a UUID: a resent move is answered, not played twice
+
+
+class ActionAnswer(TypedDict):
+    ply: int
+    duplicate: bool  # True (status 200): the answer to the same move sent before
+
+
 @csrf_exempt
 @never_cache
 def match_actions(request: HttpRequest, match_id: int) -> JsonResponse:
@@ -210,9 +223,8 @@ def match_actions(request: HttpRequest, match_id: int) -> JsonResponse:
         )  # fmt: skip
     except services.MatchError as error:
         return error_response(error.code, str(error))
-    return JsonResponse(
-        {"ply": result.ply, "duplicate": result.duplicate}, status=200 if result.duplicate else 201
-    )
+    answer: ActionAnswer = {"ply": result.ply, "duplicate": result.duplicate}
+    return JsonResponse(answer, status=200 if result.duplicate else 201)
 
 
 # -- what requests share: their fields, checked once for every endpoint -------------

@@ -150,8 +150,16 @@ def test_its_matches_are_rated_in_no_pool(ann: User, bob: User, make_person: Cal
     assert match_rate(match_id=against_a_person.pk) == rules.Unrated.BOT_ACCOUNT
     two_programs = finished([program, become_bot(make_person("robo2"))])
     assert match_rate(match_id=two_programs.pk) == rules.Unrated.BOT_ACCOUNT
-    history = api("GET", "/api/history", token_for(ann)).json()["matches"]
-    assert [row["rated"] for row in history] == [False]
+    token = token_for(ann)
+    history = api("GET", "/api/history", token).json()["matches"]
+    assert [(row["rated"], [p["is_bot"] for p in row["players"]]) for row in history] == [
+        (False, [False, True])
+    ]
+    # History's "with bots" filter counts it as a bot, as the table shows it.
+    assert [row["id"] for row in api("GET", "/api/history?bots=with", token).json()["matches"]] == [
+        against_a_person.pk
+    ]
+    assert api("GET", "/api/history?bots=without", token).json()["matches"] == []
     # The same table with a person instead is rated, as ever.
     assert match_rate(match_id=finished([ann, bob]).pk) == RateOutcome.RATED
 
