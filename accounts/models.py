@@ -83,6 +83,11 @@ class User(AbstractUser):
         default=DEFAULT_DIGEST_HOUR, choices=[(hour, f"{hour:02d}:00") for hour in range(24)]
     )
     next_digest_at = models.DateTimeField(null=True, blank=True, db_index=True, editable=False)
+    # A bot account for a program (docs/api.md, "Bot accounts"): a person's account that
+    # its owner marked, once and for good, as played by their program through the API.
+    # Not ``is_bot``, which is the house bots' (played by Celery, never signed in): this
+    # one signs in, holds tokens and is played by its owner's program, never by us.
+    bot_account_since = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -112,6 +117,16 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def is_program_bot(self) -> bool:
+        """A bot account for a program: it plays through the API only, unrated."""
+        return self.bot_account_since is not None
+
+    @property
+    def labelled_bot(self) -> bool:
+        """Shown as a bot wherever its name shows: a house bot or a program's."""
+        return self.is_bot or self.is_program_bot
 
     def on_vacation(self, now: datetime) -> bool:
         return self.vacation_until is not None and self.vacation_until > now
@@ -165,9 +180,24 @@ def display_name_of(user: User) -> str:
     return user.public_name
 
 
+class ApiScope(models.TextChoices):
+    """What a token may do (docs/api.md, "Scopes"). Each endpoint names the one it needs."""
+
+    PLAY = "play", "Play: create, join and leave matches, move, resign, chat, challenge"
+    READ = "read", "Read: your matches, their views, your history, your challenges, the games"
+    EXPORT = "export", "Export: download finished matches with their seeds and every move"
+
+
+# **Decision**: a token made without a choice, and every token made before scopes
+# existed, may play and read: what a token could do then, so no program breaks. Export
+# is asked for: it hands over every private match of the account in one download.
+DEFAULT_API_SCOPES = (ApiScope.PLAY.value, ApiScope.READ.value)
+
+
 class ApiToken(models.Model):
     """A personal token for the JSON API (docs/api.md). Only its SHA-256 is stored:
-    the token itself is shown once, when it is created."""
+    the token itself is shown once, when it is created. Its scopes are chosen then and
+    kept as their names, space-separated and sorted ("play read"), as OAuth writes them."""
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
     name = models.CharField(max_length=60, help_text="What the token is for, e.g. 'my bot'.")
@@ -175,9 +205,17 @@ class ApiToken(models.Model):
     prefix = models.CharField(max_length=8, editable=False, help_text="The token's first characters.")
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    scopes = models.CharField(max_length=60, default=" ".join(sorted(DEFAULT_API_SCOPES)))
 
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def scope_names(self) -> list[str]:
+        return self.scopes.split()
+
+    def allows(self, scope: str) -> bool:
+        return scope in self.scope_names

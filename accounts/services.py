@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable, Iterable
 
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
-from accounts.models import NOTIFY_FIELDS, ApiToken, Notify, User
+from accounts.models import DEFAULT_API_SCOPES, NOTIFY_FIELDS, ApiScope, ApiToken, Notify, User
 from accounts.names import display_name_checked
 from accounts.sessions import recheck_user_sockets
 
@@ -113,9 +116,27 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _scopes_checked(scopes: Iterable[str]) -> str:
+    """The scopes as stored ("play read"), or ``TokenError`` naming the unknown one."""
+    chosen = set()
+    for scope in scopes:
+        if scope not in ApiScope.values:
+            raise TokenError(
+                f"There is no scope {str(scope)[:20]!r}: choose among {', '.join(ApiScope.values)}."
+            )
+        chosen.add(scope)
+    if not chosen:
+        raise TokenError("Choose what the token may do: at least one scope.")
+    return " ".join(sorted(chosen))
+
+
 @transaction.atomic
-def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
-    """A new token for ``user``; returns it with its secret, which is never stored."""
+def api_token_create(
+    *, user: User, name: str, scopes: Iterable[str] = DEFAULT_API_SCOPES
+) -> tuple[ApiToken, str]:
+    """A new token for ``user`` with these scopes (``ApiScope``); returns it with its
+    secret, which is never stored."""
+    scope_text = _scopes_checked(scopes)
     name = name.strip()
     if not name:
         raise TokenError("Give the token a name, so you know later what it is for.")
@@ -127,7 +148,9 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     if ApiToken.objects.filter(user=user).count() >= MAX_API_TOKENS:
         raise TokenError(f"You have {MAX_API_TOKENS} tokens already: revoke one first.")
     secret = API_TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(user=user, name=name, key_hash=_token_hash(secret), prefix=secret[:8])
+    token = ApiToken.objects.create(
+        user=user, name=name, key_hash=_token_hash(secret), prefix=secret[:8], scopes=scope_text
+    )
     return token, secret
 
 
@@ -139,8 +162,9 @@ def api_token_revoke(*, user: User, token_id: int) -> None:
     recheck_user_sockets(user_id=user.pk)
 
 
-def api_token_user(secret: str) -> User | None:
-    """The active, human user a presented token belongs to, or None; notes its use."""
+def api_token_find(secret: str) -> ApiToken | None:
+    """The token presented, if it is one of an active account that is not a house bot
+    (``token.user`` read with it); notes its use."""
     if not secret.startswith(API_TOKEN_PREFIX) or len(secret) > 100:
         return None
     token = ApiToken.objects.select_related("user").filter(key_hash=_token_hash(secret)).first()
@@ -149,4 +173,48 @@ def api_token_user(secret: str) -> User | None:
     now = timezone.now()
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.user
+    return token
+
+
+def api_token_user(secret: str) -> User | None:
+    """The active, human user a presented token belongs to, or None; notes its use."""
+    token = api_token_find(secret)
+    return token.user if token is not None else None
+
+
+# -- bot accounts for programs ---------------------------------------------------
+
+
+class BotAccountError(ValueError):
+    pass
+
+
+def _refusal_makers() -> list[Callable[[User], str | None]]:
+    return [import_string(path) for path in settings.BOT_ACCOUNT_REFUSALS]
+
+
+@transaction.atomic
+def user_become_bot_account(*, user: User) -> User:
+    """Mark ``user``'s own account as a bot account for a program, for good (docs/api.md,
+    "Bot accounts"). Refused (``BotAccountError``, nothing changed) for a house bot, an
+    account that is one already, and whatever the features listed in
+    ``settings.BOT_ACCOUNT_REFUSALS`` say (accounts import nothing from games: ratings
+    refuses an account with rated matches, the core one in a running match).
+
+    **Decision**, irreversible: its matches from then on are unrated and show it as a
+    bot; an account that could turn back would carry a program's play into a person's
+    record, and rating a rebuilt ledger (``ratings_rebuild``) by today's flag would then
+    rate those matches after all."""
+    locked = User.objects.select_for_update().get(pk=user.pk)
+    if locked.is_bot:
+        raise BotAccountError("The house bots are bots already.")
+    if locked.is_program_bot:
+        raise BotAccountError("This account is a bot account already.")
+    for refusal in _refusal_makers():
+        reason = refusal(locked)
+        if reason:
+            raise BotAccountError(reason)
+    locked.bot_account_since = timezone.now()
+    locked.save(update_fields=["bot_account_since"])
+    user.bot_account_since = locked.bot_account_since
+    return user

@@ -9,11 +9,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.forms import AccountSettingsForm, NotificationSettingsForm
-from accounts.models import User
+from accounts.models import DEFAULT_API_SCOPES, ApiScope, User
 from accounts.services import (
+    BotAccountError,
     TokenError,
     api_token_create,
     api_token_revoke,
+    user_become_bot_account,
     user_update_notifications,
     user_update_settings,
 )
@@ -77,6 +79,7 @@ def _settings_page(
             "sections": settings_sections(request, user),
             "tokens": user.api_tokens.all(),
             "new_token": request.session.pop("new_api_token", None),
+            "scopes": [(scope.value, scope.label, scope.value in DEFAULT_API_SCOPES) for scope in ApiScope],
         },
         status=status,
     )
@@ -87,7 +90,9 @@ def _settings_page(
 def api_token_new(request: HttpRequest) -> HttpResponse:
     assert isinstance(request.user, User)
     try:
-        token, secret = api_token_create(user=request.user, name=request.POST.get("name", ""))
+        token, secret = api_token_create(
+            user=request.user, name=request.POST.get("name", ""), scopes=request.POST.getlist("scopes")
+        )
     except TokenError as error:
         messages.error(request, str(error))
     else:
@@ -107,3 +112,20 @@ def api_token_delete(request: HttpRequest, token_id: int) -> HttpResponse:
     else:
         messages.success(request, "The token is revoked: programs using it are refused from now on.")
     return redirect("account_settings")
+
+
+@login_required
+@require_POST
+def bot_account(request: HttpRequest) -> HttpResponse:
+    """Make this account a bot account for a program, for good (docs/api.md)."""
+    assert isinstance(request.user, User)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box to confirm: a bot account cannot be turned back.")
+    else:
+        try:
+            user_become_bot_account(user=request.user)
+        except BotAccountError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, "This is a bot account now: your program plays it through the API.")
+    return redirect(reverse("account_settings") + "#bot-account")

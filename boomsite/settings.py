@@ -70,6 +70,9 @@ MIDDLEWARE = [
     # session lookup passes it to the database (boomsite/nul_characters.py).
     "boomsite.nul_characters.NulCharactersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The RateLimit header fields on every API answer, from the counters the API's views
+    # take; outside the next, so the JSON errors it makes get them too (boomsite/rate_limit.py).
+    "boomsite.rate_limit.RateLimitHeadersMiddleware",
     # Every error answer under /api/ as the API's JSON, also those made before or around
     # its views: no such address, the CSRF check, a 500 (boomsite/api_errors.py).
     "boomsite.api_errors.ApiJsonErrorsMiddleware",
@@ -263,6 +266,12 @@ BLOCKS: list[str] = ["games.social.selectors.blocked_with"]
 ACCOUNT_SETTINGS_SECTIONS: list[str] = [
     "games.notify.push_views.push_settings_section",  # "Notifications on this device"
     "games.notify.views.vacation_settings_section",
+]
+# Why an account may not become a bot account for a program (accounts/services.py,
+# ``user_become_bot_account``): each takes the user and says the reason, or None.
+BOT_ACCOUNT_REFUSALS: list[str] = [
+    "games.selectors.bot_account_refusal",
+    "games.ratings.selectors.bot_account_refusal",
 ]
 # Turn clocks (games/clocks.py): the sweep's period, the grace before a "your turn"
 # email, and each player's vacation bank per year.

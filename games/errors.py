@@ -19,12 +19,17 @@ class ErrorCode(StrEnum):
     ALREADY_REGISTERED = "already_registered"
     ALREADY_SEATED = "already_seated"
     ALREADY_STARTED = "already_started"
+    # A program's bot account moves through the API only: a page's move is refused.
+    API_ONLY = "api_only"
     BAD_ACTION_ID = "bad_action_id"
     BAD_CURSOR = "bad_cursor"
     BAD_FILTER = "bad_filter"
+    # The engine's code (games/engine/options.py), named here for the API's checks.
+    BAD_OPTION = "bad_option"
     BAD_PLAYER_COUNT = "bad_player_count"
     BAD_PLY = "bad_ply"
     BAD_SEAT = "bad_seat"
+    BAD_SUBSCRIPTION = "bad_subscription"
     BAD_TEXT = "bad_text"
     BAD_TOURNAMENT_SETUP = "bad_tournament_setup"
     BAD_TURN_LIMIT = "bad_turn_limit"
@@ -44,6 +49,8 @@ class ErrorCode(StrEnum):
     MATCH_FULL = "match_full"
     MESSAGE_TOO_LONG = "message_too_long"
     METHOD_NOT_ALLOWED = "method_not_allowed"
+    # The API token lacks the scope the endpoint needs (docs/api.md, "Scopes").
+    MISSING_SCOPE = "missing_scope"
     NO_SUCH_BOT = "no_such_bot"
     NO_SUCH_GAME = "no_such_game"
     NO_SUCH_MATCH = "no_such_match"
@@ -61,6 +68,7 @@ class ErrorCode(StrEnum):
     NOT_YOUR_SEAT = "not_your_seat"
     # The engine's code (games/engine/base.py), named here for its status: a turn out of order.
     NOT_YOUR_TURN = "not_your_turn"
+    PUSH_OFF = "push_off"
     RATE_LIMITED = "rate_limited"
     REGISTRATION_CLOSED = "registration_closed"
     RESIGNED = "resigned"
@@ -77,6 +85,8 @@ class ErrorCode(StrEnum):
     TOURNAMENT_FULL = "tournament_full"
     TOURNAMENT_OVER = "tournament_over"
     UNAUTHORISED = "unauthorised"
+    # A field an API request's body has no place for (a misspelt one would else be ignored).
+    UNEXPECTED_FIELD = "unexpected_field"
     UNKNOWN_MESSAGE = "unknown_message"
 
 
@@ -87,12 +97,14 @@ _HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.ALREADY_REGISTERED: 409,
     ErrorCode.ALREADY_SEATED: 409,
     ErrorCode.ALREADY_STARTED: 409,
+    ErrorCode.API_ONLY: 403,
     ErrorCode.BLOCKED: 403,
     ErrorCode.BUSY: 503,
     ErrorCode.GAME_OVER: 409,
     ErrorCode.LOGIN_REQUIRED: 401,
     ErrorCode.MATCH_FULL: 409,
     ErrorCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.MISSING_SCOPE: 403,
     ErrorCode.NO_SUCH_GAME: 404,
     ErrorCode.NO_SUCH_MATCH: 404,
     ErrorCode.NO_SUCH_TOURNAMENT: 404,
@@ -102,6 +114,7 @@ _HTTP_STATUS: dict[ErrorCode, int] = {
     ErrorCode.NOT_RUNNING: 409,
     ErrorCode.NOT_YOUR_SEAT: 403,
     ErrorCode.NOT_YOUR_TURN: 409,
+    ErrorCode.PUSH_OFF: 503,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.REGISTRATION_CLOSED: 409,
     ErrorCode.RESIGNED: 403,
@@ -135,6 +148,13 @@ class MatchError(Exception):
         super().__init__(message)
         self.code = code
 
+
+# A page's move by a program's bot account (``User.is_program_bot``): the match page's
+# form and its socket refuse it with this, the API plays it (docs/api.md, "Bot accounts").
+API_ONLY_MESSAGE = (
+    "This is a bot account: its moves come from its program, through the API (see /api/). "
+    "The pages do not play for it."
+)
 
 BUSY_MESSAGE = "The site is busy: every database connection is in use. Try again in a few seconds."
 # Seconds a client is told to wait before trying again after a 503 for want of a connection.

@@ -30,6 +30,27 @@ def seat_choices(game: Game[Any]) -> list[tuple[str, str]]:
     return [*PEOPLE_CHOICES, *[(f"bot-{level}", f"{level.title()} Bot") for level in levels_for(game)]]
 
 
+def default_seats(game: Game[Any]) -> list[str]:
+    """The seats a new match starts with, as ``seat_choices`` values: me, then as many
+    more as the game needs (two seats at least where it allows them), open, or the random
+    bot in a game one can play alone. The lobby's form starts from them; the API's
+    ``POST /api/matches`` takes them when no seats are sent."""
+    others = max(game.min_players, 2 if game.max_players > 1 else 1) - 1
+    return ["me", *["bot-random" if game.min_players == 1 else "open"] * others]
+
+
+def seat_request(choice: str, username: str = "") -> SeatRequest | None:
+    """The seat a ``seat_choices`` value asks for (``username``: whom "invite" invites);
+    None for a value that is none of them."""
+    if choice in ("me", "open"):
+        return SeatRequest(choice)  # type: ignore[arg-type]
+    if choice == "invite":
+        return SeatRequest("invite", username=username)
+    if choice.startswith("bot-"):
+        return SeatRequest("bot", level=choice.removeprefix("bot-"))
+    return None
+
+
 def _option_field(game: Game[Any], option: dict[str, Any]) -> forms.Field:
     label, help_text, default = option["label"], option.get("help", ""), option["default"]
     if option["kind"] == "int":
@@ -100,13 +121,9 @@ class MatchCreateForm(forms.Form):
         self.option_names = [option.name for option in game.options]
         self.seat_count = game.max_players
         choices = seat_choices(game)
+        starting = default_seats(game)
         for index in range(game.max_players):
-            if index == 0:
-                initial = "me"
-            elif index < max(game.min_players, 2 if game.max_players > 1 else 1):
-                initial = "bot-random" if game.min_players == 1 else "open"
-            else:
-                initial = ""
+            initial = starting[index] if index < len(starting) else ""
             self.fields[f"seat_{index}"] = forms.ChoiceField(
                 label=f"Seat {index + 1}", choices=choices, initial=initial, required=False
             )
@@ -139,14 +156,11 @@ class MatchCreateForm(forms.Form):
             username = (cleaned.get(f"seat_{index}_username") or "").strip()
             if kind == "":
                 continue
-            if kind == "invite":
-                if not username:
-                    self.add_error(f"seat_{index}_username", "Whom should we invite to this seat?")
-                seats.append(SeatRequest("invite", username=username))
-            elif kind.startswith("bot-"):
-                seats.append(SeatRequest("bot", level=kind.removeprefix("bot-")))
-            else:
-                seats.append(SeatRequest(kind))  # type: ignore[arg-type]
+            if kind == "invite" and not username:
+                self.add_error(f"seat_{index}_username", "Whom should we invite to this seat?")
+            request = seat_request(kind, username)
+            if request is not None:  # the field's choices allow no other
+                seats.append(request)
         cleaned["seats"] = seats
         cleaned["options"] = options_from_cleaned(self.game, cleaned)
         return cleaned

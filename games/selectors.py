@@ -217,7 +217,7 @@ def api_view(access: Access) -> dict[str, Any]:
             {
                 "seat": seat.index,
                 "name": name,
-                "is_bot": bool(seat.user and seat.user.is_bot),
+                "is_bot": bool(seat.user and seat.user.labelled_bot),
                 "resigned": seat.resigned_at is not None,
             }
             for seat, name in zip(access.seats, seat_names(access.seats), strict=True)
@@ -280,6 +280,16 @@ def waiting_for_me_count(user: User) -> int:
     """The matches waiting for ``user``: their turn in a running match, or an invitation
     to answer. The navigation's badge and the tab title on every page (one query)."""
     return Seat.objects.filter(user=user).filter(MY_TURN | MY_INVITATION).count()
+
+
+def bot_account_refusal(user: User) -> str | None:
+    """Why ``user`` may not become a bot account for a program now (settings
+    ``BOT_ACCOUNT_REFUSALS``): a match running with them at the table. **Decision**: its
+    result would turn unrated halfway, a way out of a losing rated match."""
+    running = Seat.objects.filter(user=user, match__status=Match.Status.RUNNING).count()
+    if running:
+        return f"Finish your {running} running match{'es' if running != 1 else ''} first."
+    return None
 
 
 def people_at(match_id: int) -> list[int]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, views
+from games import api, api_matches, views
 
 urlpatterns = [
     path("play/", views.play, name="play"),
@@ -23,4 +23,11 @@ urlpatterns = [
     path("api/", api.docs, name="api_docs"),
     path("api/matches/<int:match_id>", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/actions", api.match_actions, name="api_match_actions"),
+    path("api/games", api_matches.games, name="api_games"),
+    path("api/matches", api_matches.matches, name="api_matches"),
+    path("api/lobby", api_matches.lobby, name="api_lobby"),
+    path("api/matches/<int:match_id>/join", api_matches.join, name="api_match_join"),
+    path("api/matches/<int:match_id>/leave", api_matches.leave, name="api_match_leave"),
+    path("api/matches/<int:match_id>/resign", api_matches.resign, name="api_match_resign"),
+    path("api/matches/<int:match_id>/chat", api_matches.chat, name="api_match_chat"),
 ]

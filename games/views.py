@@ -25,7 +25,7 @@ from games import blocks, replays, selectors, services
 from games.boards import render_board
 from games.bots import levels_for
 from games.engine import IllegalAction, all_games, get
-from games.errors import ErrorCode
+from games.errors import API_ONLY_MESSAGE, ErrorCode
 from games.feature_links import game_links, match_links, play_sections, replay_links
 from games.forms import MatchCreateForm
 from games.how_to_play import has_how_to_play, how_to_play_template
@@ -326,6 +326,8 @@ def match_act(request: HttpRequest, match_id: int) -> HttpResponse:
     """A move from a plain form (no JavaScript); pages with a socket send it there instead."""
     assert isinstance(request.user, User)
     _access(request, match_id)
+    if request.user.is_program_bot:
+        return _done(request, match_id, services.MatchError(ErrorCode.API_ONLY, API_ONLY_MESSAGE))
     try:
         action: Any = parse_json(request.POST.get("action", ""))
     except BadInput:

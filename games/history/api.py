@@ -53,7 +53,7 @@ def row_data(row: selectors.HistoryRow) -> dict[str, Any]:
             {
                 "seat": seat.index,
                 "name": seat.public_name,
-                "is_bot": bool(seat.user and seat.user.is_bot),
+                "is_bot": bool(seat.user and seat.user.labelled_bot),
                 "rank": seat.rank,
                 "out": seat.resigned_reason or None,
             }

@@ -47,7 +47,7 @@ def match_document(
             {
                 "seat": seat.index,
                 "name": seat.public_name,
-                "is_bot": bool(seat.user and seat.user.is_bot),
+                "is_bot": bool(seat.user and seat.user.labelled_bot),
                 "bot_level": seat.user.bot_level if seat.user and seat.user.is_bot else None,
                 "rank": seat.rank,
                 "score": json_number(seat.score),

@@ -20,7 +20,8 @@ def rated_matches() -> Q:
     cooperative one), a match not set up unrated (``Match.rated``), every seat with a player and a rank, two accounts at least (so
     two seats at least: a bot seated against itself is no result), and nobody out of
     the game (resigned or timed out) before a move of their own: the autopilot's moves
-    (``Move.user`` empty) do not count, so a walk-over is not a result.
+    (``Move.user`` empty) do not count, so a walk-over is not a result; and no program's
+    bot account at the table (``User.bot_account_since``: rated in no pool).
     """
     table = Seat.objects.filter(match_id=OuterRef("pk"))
     first_player = Seat.objects.filter(match_id=OuterRef(OuterRef("pk")), index=0).values("user_id")[:1]
@@ -33,4 +34,5 @@ def rated_matches() -> Q:
         ~Exists(table.filter(Q(user__isnull=True) | Q(rank__isnull=True))),
         Exists(table.exclude(user_id=Subquery(first_player))),
         ~Exists(table.filter(resigned_at__isnull=False).exclude(Exists(own_move))),
+        ~Exists(table.filter(user__bot_account_since__isnull=False)),
     )

@@ -190,10 +190,12 @@ def history_rows(
         rows = rows.filter(Exists(others.filter(Q(display_name__icontains=name) | Q(user__in=named_now))))
     if filters.outcome:
         rows = rows.alias(outcome=outcome()).filter(outcome=filters.outcome)
+    # A bot is a house bot or a program's bot account: whatever shows "bot" at the table.
+    bots = Q(user__is_bot=True) | Q(user__bot_account_since__isnull=False)
     if filters.bots == "with":
-        rows = rows.filter(Exists(others.filter(user__is_bot=True)))
+        rows = rows.filter(Exists(others.filter(bots)))
     elif filters.bots == "without":
-        rows = rows.filter(~Exists(others.filter(user__is_bot=True)))
+        rows = rows.filter(~Exists(others.filter(bots)))
     if filters.rated is True:
         rows = rows.filter(Exists(_rated_match()))
     elif filters.rated is False:

@@ -7,6 +7,10 @@ the matches, the templates draw them.
 - ``/matches/<id>/export.json``: one finished match (``docs/export.md``);
 - ``/history/export.jsonl``: all my finished matches (or the filtered ones), one JSON
   document per line, streamed.
+
+The two downloads take the browser's session or, for programs, an API token with the
+``export`` scope (``Authorization: Bearer``: ``games.api``'s check, its rate limit and
+its JSON errors). A request that sends a token is judged by the token alone.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from functools import wraps
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.views import redirect_to_login
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -31,6 +35,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from games import selectors as core
+from games.api import EXPORT, token_user_with_scope
 from games.errors import ErrorCode
 from games.history import cursors, export, selectors
 from games.history.forms import HistoryFilterForm
@@ -112,11 +117,24 @@ def _downloads_get_only(view: Callable[..., HttpResponseBase]) -> Callable[..., 
 
 # Cache-Control private, no-store, as every answer made for one viewer: a private
 # match's record must not stay in a shared cache.
+def _exporter(request: HttpRequest) -> User | AnonymousUser | JsonResponse:
+    """Who asks for a download: the token's user when a token is sent (or the error to
+    answer: no valid token, no ``export`` scope, over its rate limit), else the session's."""
+    if "Authorization" in request.headers:
+        return token_user_with_scope(request, EXPORT)
+    user = request.user
+    assert isinstance(user, User | AnonymousUser)
+    return user
+
+
 @never_cache
 @_downloads_get_only
 def match_export(request: HttpRequest, match_id: int) -> JsonResponse:
+    viewer = _exporter(request)
+    if isinstance(viewer, JsonResponse):
+        return viewer
     try:
-        access = core.access(match_id, request.user)
+        access = core.access(match_id, viewer)
     except core.NotVisible:
         return _export_error(ErrorCode.NO_SUCH_MATCH, "There is no such match.", 404)
     if access.match.status != Match.Status.FINISHED:
@@ -146,14 +164,19 @@ def _export_error(code: str, message: str, status: int) -> JsonResponse:
 
 @never_cache
 @_downloads_get_only
-@login_required
 def my_export(request: HttpRequest) -> HttpResponseBase:
     """All my finished matches (narrowed by the History filters, if any), newest first."""
-    assert isinstance(request.user, User)
-    form = HistoryFilterForm(request.GET, zone=timezone.get_current_timezone())
+    player = _exporter(request)
+    if isinstance(player, JsonResponse):
+        return player
+    if not isinstance(player, User):
+        return redirect_to_login(request.get_full_path())
+    # Days are the player's: the session's time zone, or a token's account's.
+    zone = timezone.get_current_timezone() if request.user == player else player.zone
+    form = HistoryFilterForm(request.GET, zone=zone)
     if not form.is_valid():
         return _export_error(ErrorCode.BAD_FILTER, form.error_text(), 400)
-    player, filters = request.user, form.filters()
+    filters = form.filters()
     # Daphne serves the site through ASGI, which reads a synchronous iterator whole
     # before sending a byte (Django's StreamingHttpResponse under ASGI): there the
     # stream must be asynchronous, each chunk read in a thread. WSGI (the test client,

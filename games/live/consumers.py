@@ -37,7 +37,7 @@ from django.utils import timezone
 from accounts.sessions import CLOSE_SIGNED_OUT, session_tag, signed_in_user, user_group
 from boomsite import metrics
 from games import blocks, selectors, services
-from games.errors import BUSY_MESSAGE, ErrorCode, is_pool_exhausted
+from games.errors import API_ONLY_MESSAGE, BUSY_MESSAGE, ErrorCode, is_pool_exhausted
 from games.inputs import BadInput, parse_json
 from games.live import presence
 from games.live.broadcast import match_group, person_group, viewer_group
@@ -261,6 +261,9 @@ class MatchConsumer(SiteSocket):
         echo = action_id if isinstance(action_id, str) and len(action_id) <= 64 else None
         if not self._is_signed_in():
             await self._error(ErrorCode.LOGIN_REQUIRED, "Log in to play.", action_id=echo)
+            return
+        if self.user.is_program_bot:
+            await self._error(ErrorCode.API_ONLY, API_ONLY_MESSAGE, action_id=echo)
             return
         try:
             result = await socket_db(self._move, writes=True)(

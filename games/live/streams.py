@@ -47,9 +47,9 @@ from django.http import HttpRequest, JsonResponse
 from accounts.models import User
 from accounts.services import api_token_user
 from accounts.sessions import user_group
-from boomsite import metrics
+from boomsite import metrics, rate_limit
 from games import blocks, selectors
-from games.api import _token_key, error_response, token_caller
+from games.api import READ, bearer_secret, error_response, token_caller
 from games.errors import BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, ErrorCode, is_pool_exhausted
 from games.live.broadcast import person_group, stream_group
 from games.live.socket_db import socket_db
@@ -126,13 +126,14 @@ class ProgramStream(AsyncHttpConsumer):
         """The token's person, the token and its hash (the limit's key), or the error to
         answer: the API's own checks (``token_caller``: the method, the token, its rate
         limit), then the stream's."""
-        caller = token_caller(request, "GET")
+        caller = token_caller(request, "GET", scope=READ)  # a stream reads; its moves are POSTs (play)
         if isinstance(caller, JsonResponse):
             return caller
         refusal = self.refusal(caller)
         if refusal is not None:
             return refusal
-        return caller, request.headers["Authorization"].partition(" ")[2].strip(), _token_key(request)
+        secret = bearer_secret(request.headers.get("Authorization", "")) or ""
+        return caller, secret, rate_limit.key_of(secret)
 
     def refusal(self, user: User) -> JsonResponse | None:
         """The error to answer instead of this stream, if any (read on a database thread)."""

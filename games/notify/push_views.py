@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
+from games.errors import ErrorCode, http_status
 from games.notify import push_devices
 
 # A subscription is a few hundred bytes; anything much bigger is not one.
@@ -30,8 +31,9 @@ BODY_MAX = 4096
 SECTION = "#push"
 
 
-def _error(message: str, status: int = 400) -> JsonResponse:
-    return JsonResponse({"error": message}, status=status)
+def _error(code: ErrorCode, message: str) -> JsonResponse:
+    """The site's error document (as the API's): a stable code and words for people."""
+    return JsonResponse({"error": {"code": code, "message": message}}, status=http_status(code))
 
 
 def _person(request: HttpRequest) -> User | None:
@@ -51,23 +53,23 @@ def _json_body(request: HttpRequest) -> object:
 
 
 # Session and CSRF token, as every form post: the page's script sends the token in the
-# X-CSRFToken header. Answers JSON, errors included: {"error": "..."} and nothing written.
+# X-CSRFToken header. Answers JSON, errors included: {"error": {"code", "message"}} and nothing written.
 @require_POST
 def device_subscribe(request: HttpRequest) -> JsonResponse:
     """This browser's subscription (``PushSubscription.toJSON()``): kept as one of the
     signed-in person's devices, or its keys brought up to date."""
     user = _person(request)
     if user is None:
-        return _error("Sign in to turn notifications on.", status=401)
+        return _error(ErrorCode.SIGNED_OUT, "Sign in to turn notifications on.")
     if not push_devices.push_enabled():
-        return _error("Notifications on devices are not set up on this site.", status=503)
+        return _error(ErrorCode.PUSH_OFF, "Notifications on devices are not set up on this site.")
     try:
         subscription = push_devices.subscription_from_json(_json_body(request))
         push_devices.device_subscribe(
             user=user, subscription=subscription, user_agent=request.headers.get("User-Agent", "")
         )
     except push_devices.BadSubscription as error:
-        return _error(str(error))
+        return _error(ErrorCode.BAD_SUBSCRIPTION, str(error))
     return JsonResponse({"subscribed": True, "devices": len(push_devices.devices_of(user))})
 
 
@@ -76,14 +78,16 @@ def device_unsubscribe(request: HttpRequest) -> JsonResponse:
     """Forget this browser (``{"endpoint": ...}``): it was turned off here."""
     user = _person(request)
     if user is None:
-        return _error("Sign in first.", status=401)
+        return _error(ErrorCode.SIGNED_OUT, "Sign in first.")
     try:
         data = _json_body(request)
     except push_devices.BadSubscription as error:
-        return _error(str(error))
+        return _error(ErrorCode.BAD_SUBSCRIPTION, str(error))
     endpoint = data.get("endpoint") if isinstance(data, dict) else None
     if not isinstance(endpoint, str) or not endpoint:
-        return _error('Say which endpoint to forget: {"endpoint": "https://..."}.')
+        return _error(
+            ErrorCode.BAD_SUBSCRIPTION, 'Say which endpoint to forget: {"endpoint": "https://..."}.'
+        )
     return JsonResponse({"forgotten": push_devices.device_unsubscribe(user=user, endpoint=endpoint)})
 
 

@@ -80,6 +80,11 @@ class Unrated(StrEnum):
     INCOMPLETE = "a seat has no player or no rank"
     ONE_PLAYER = "one account in every seat"
     EARLY_RESIGNATION = "a player resigned before making a move of their own"
+    # **Decision** (issue 35): a program's bot account is rated in no pool. Its strength
+    # is whatever its author's code does this week, so a number would tell nobody
+    # anything, and the people it plays keep theirs clean of it (the house bots are
+    # rated: they play the same way, always). docs/api.md, "Bot accounts".
+    BOT_ACCOUNT = "a program's bot account played"
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,8 @@ class SeatResult:
     resigned: bool
     # ... and whether its player made a move of their own before that (not the autopilot's).
     moved: bool
+    # Its player is a program's bot account (``User.bot_account_since``).
+    bot_account: bool = False
 
 
 @dataclass(frozen=True)
@@ -160,6 +167,8 @@ def why_unrated(
         return Unrated.ONE_PLAYER
     if any(seat.resigned and not seat.moved for seat in seats):
         return Unrated.EARLY_RESIGNATION
+    if any(seat.bot_account for seat in seats):
+        return Unrated.BOT_ACCOUNT
     return None
 
 

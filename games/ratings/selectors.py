@@ -261,11 +261,11 @@ def _seat_results(match_ids: list[int]) -> dict[int, list[rules.SeatResult]]:
     seats = list(
         Seat.objects.filter(match_id__in=match_ids)
         .order_by("match_id", "index")
-        .values_list("match_id", "index", "user_id", "rank", "resigned_at")
+        .values_list("match_id", "index", "user_id", "rank", "resigned_at", "user__bot_account_since")
     )
     # A move of a player's own is one they sent themselves: the autopilot's moves for
     # a seat whose clock ran out carry no user. Read only where someone is out of the game.
-    resigned = sorted({match_id for match_id, _, _, _, resigned_at in seats if resigned_at is not None})
+    resigned = sorted({match_id for match_id, _, _, _, resigned_at, _ in seats if resigned_at is not None})
     own_moves = set(
         Move.objects.filter(match_id__in=resigned, user__isnull=False)
         .order_by()
@@ -273,7 +273,7 @@ def _seat_results(match_ids: list[int]) -> dict[int, list[rules.SeatResult]]:
         .distinct()
     )
     tables: dict[int, list[rules.SeatResult]] = defaultdict(list)
-    for match_id, index, user_id, rank, resigned_at in seats:
+    for match_id, index, user_id, rank, resigned_at, bot_account_since in seats:
         tables[match_id].append(
             rules.SeatResult(
                 index=index,
@@ -281,9 +281,27 @@ def _seat_results(match_ids: list[int]) -> dict[int, list[rules.SeatResult]]:
                 rank=rank,
                 resigned=resigned_at is not None,
                 moved=(match_id, index, user_id) in own_moves,
+                bot_account=bot_account_since is not None,
             )
         )
     return dict(tables)
+
+
+def bot_account_refusal(user: User) -> str | None:
+    """Why ``user`` may not become a bot account for a program (settings
+    ``BOT_ACCOUNT_REFUSALS``): rated matches played.
+
+    **Decision**: only an account with no rated match. A bot account is rated nowhere, so
+    its ratings would have to be dropped (taking points back from everyone it played) or
+    kept beside a bot's name (a person's record on a program's account); a program gets
+    a fresh account instead."""
+    played = RatingChange.objects.filter(user=user).count()
+    if played:
+        return (
+            f"This account has played {played} rated match{'es' if played != 1 else ''}: a bot account "
+            "starts with none. Make a new account for your program."
+        )
+    return None
 
 
 def later_rated_matches(game_slug: str, finished_at: datetime, match_id: int) -> list[int]:

@@ -37,7 +37,7 @@
     } catch (error) {
       answer = {};
     }
-    if (!response.ok) throw new Error(answer.error || "The site refused (" + response.status + ").");
+    if (!response.ok) throw new Error((answer.error && answer.error.message) || "The site refused (" + response.status + ").");
     return answer;
   }
 

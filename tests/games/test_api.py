@@ -162,7 +162,9 @@ def test_an_open_match_has_no_view_yet(ann: User) -> None:
 def test_tokens_are_made_shown_once_and_revoked_on_the_account_page(ann: User) -> None:
     client = Client()
     client.force_login(ann)
-    page = client.post("/accounts/settings/tokens/new", {"name": "my bot"}, follow=True).content.decode()
+    page = client.post(
+        "/accounts/settings/tokens/new", {"name": "my bot", "scopes": ["play", "read"]}, follow=True
+    ).content.decode()
     token = ApiToken.objects.get(user=ann)
     secret = page.split('id="new-token">')[1].split("<")[0]
     assert secret.startswith("bst_") and token.prefix == secret[:8] and secret not in token.key_hash

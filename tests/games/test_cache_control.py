@@ -232,7 +232,8 @@ def tournament_table(ann: User, bob: User) -> tuple[Tournament, Match]:
 
 
 def scene_for(player: User, match: Match, tournament: Tournament) -> Scene:
-    api_token, secret = api_token_create(user=player, name="cache test")
+    # Every scope: the exports read the token too when one is sent (docs/export.md).
+    api_token, secret = api_token_create(user=player, name="cache test", scopes=["play", "read", "export"])
     return Scene(player, match, tournament, api_token, secret)
 
 

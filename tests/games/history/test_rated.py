@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.utils import timezone
 
 from accounts.models import User
 from games.engine import get
@@ -37,7 +38,14 @@ def cases(ann: User, bob: User, make_person: Callable[..., User]) -> dict[str, M
         ),
         "one bot in both seats": finished([basic, basic]),
         "set up unrated": unrated(finished([ann, bob])),
+        "a program's bot account": finished([ann, program_bot(make_person("robo"))]),
     }
+
+
+def program_bot(user: User) -> User:
+    User.objects.filter(pk=user.pk).update(bot_account_since=timezone.now())
+    user.refresh_from_db()
+    return user
 
 
 def unrated(match: Match) -> Match:
@@ -66,6 +74,7 @@ def test_the_database_rule_answers_as_the_ratings_apps_rule(cases: dict[str, Mat
                 rank=seat.rank,
                 resigned=seat.resigned_at is not None,
                 moved=Move.objects.filter(match=match, seat=seat.index, user=seat.user).exists(),
+                bot_account=seat.user is not None and seat.user.is_program_bot,
             )
             for seat in match.seats.all()
         ]

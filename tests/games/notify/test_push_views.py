@@ -107,7 +107,7 @@ def test_a_bad_subscription_is_refused_with_a_clear_error_and_nothing_written(
     client, token = csrf_client(ann)
     answer = post_json(client, "/notify/push/subscribe", body, token)
     assert answer.status_code == 400
-    assert error in answer.json()["error"]
+    assert error in answer.json()["error"]["message"]
     assert not PushSubscription.objects.exists()
 
 
@@ -117,22 +117,24 @@ def test_the_endpoint_needs_a_session_a_csrf_token_and_json(ann: User, settings:
     answer = post_json(
         anonymous, "/notify/push/subscribe", a_subscription(), anonymous.cookies["csrftoken"].value
     )
-    assert answer.status_code == 401 and answer.json() == {"error": "Sign in to turn notifications on."}
+    assert answer.status_code == 401 and answer.json() == {
+        "error": {"code": "signed_out", "message": "Sign in to turn notifications on."}
+    }
 
     client, token = csrf_client(ann)
     assert (
         post_json(client, "/notify/push/subscribe", a_subscription()).status_code == 403
     )  # no token: a forgery
     form = client.post("/notify/push/subscribe", {"endpoint": SERVICE}, headers={"X-CSRFToken": token})
-    assert form.status_code == 400 and "Send JSON" in form.json()["error"]
+    assert form.status_code == 400 and "Send JSON" in form.json()["error"]["message"]
     assert client.get("/notify/push/subscribe").status_code == 405
     big = post_json(client, "/notify/push/subscribe", {**a_subscription(), "pad": "x" * 5000}, token)
-    assert big.status_code == 400 and "too big" in big.json()["error"]
+    assert big.status_code == 400 and "too big" in big.json()["error"]["message"]
     assert not PushSubscription.objects.exists()
 
     settings.VAPID_PRIVATE_KEY = ""  # a site without VAPID keys cannot push
     off = post_json(client, "/notify/push/subscribe", a_subscription(), token)
-    assert off.status_code == 503 and "not set up" in off.json()["error"]
+    assert off.status_code == 503 and "not set up" in off.json()["error"]["message"]
     assert not PushSubscription.objects.exists()
 
 
