@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -27,6 +27,7 @@ from games import clocks, selectors, services
 from games.errors import ErrorCode, MatchError, http_status
 from games.inputs import BadInput, parse_json
 from games.models import Match
+from games.openapi import endpoint
 from games.scores_json import result_json
 
 MAX_BODY_BYTES = 16 * 1024
@@ -182,7 +183,93 @@ def _caller(
         return error_response(ErrorCode.NO_SUCH_MATCH, "There is no such match.")
 
 
+# -- the shapes of the answers (docs/api.md; /api/openapi.json is built from them) -----
+
+MatchStatus = Literal["open", "running", "finished", "cancelled"]  # Match.Status
+Visibility = Literal["public", "private"]  # Match.Visibility
+
+
+class MatchResult(TypedDict):
+    """A finished match's result, per seat: ``ranks`` (1 is best, ties share), ``scores``
+    (null for a match ended by resignations), ``won`` in cooperative games, the seats
+    that ``resigned``."""
+
+    scores: list[int | float] | None
+    ranks: list[int]
+    won: NotRequired[bool]
+    resigned: NotRequired[list[int]]
+
+
+class ViewPlayer(TypedDict):
+    seat: int
+    name: str  # as the match shows it, fixed for the match ("Basic Bot A")
+    is_bot: bool
+    resigned: bool
+
+
+class MatchDocument(TypedDict):
+    """``GET /api/matches/<id>``: the match as the caller's seat sees it
+    (``selectors.api_view``), or the public view of a public match they watch."""
+
+    id: int
+    game: str
+    status: MatchStatus
+    ply: Annotated[int, "How many moves have been made: send it back with your move."]
+    options: dict[str, Any]
+    seat: Annotated[int | None, "Your seat, or null when you watch."]
+    players: list[ViewPlayer]
+    to_act: Annotated[list[int], "The seats that owe a decision now."]
+    view: Annotated[
+        dict[str, Any] | None,
+        "The game's view for your seat (null while the match is open): its shape is each game's, "
+        "described in docs/games/<game>.md.",
+    ]
+    legal_actions: Annotated[
+        list[dict[str, Any]],
+        "What you may play now, each an object of the game's (docs/games/<game>.md); "
+        "empty when it is not your turn.",
+    ]
+    result: MatchResult | None
+
+
+class SeatSummary(TypedDict):
+    seat: int
+    username: str | None  # null: an open seat
+    name: str
+    is_bot: bool
+    answered: Annotated[bool, "The seat is taken (false: an invitation not yet answered, or an open seat)."]
+
+
+# Functional: "from" is a Python keyword.
+MatchSummary = TypedDict(
+    "MatchSummary",
+    {
+        "id": int,
+        "challenge": bool,
+        "game": str,
+        "options": dict[str, Any],
+        "time_control": Annotated[int | None, "Seconds per turn, or null for no limit."],
+        "visibility": Visibility,
+        "status": MatchStatus,
+        "ply": int,
+        "from": Annotated[str, "The username of who made the match."],
+        "players": list[SeatSummary],
+        "created_at": str,
+        "finished_at": str | None,
+        "result": MatchResult | None,
+        "url": str,
+    },
+)
+
+
 # Answers are one seat's view (and its legal actions): Cache-Control private, no-store.
+@endpoint(
+    "GET",
+    scope=READ,
+    summary="A match as your seat sees it, with your legal actions",
+    answer=MatchDocument,
+    errors=[ErrorCode.NO_SUCH_MATCH],
+)
 @csrf_exempt
 @never_cache
 def match_detail(request: HttpRequest, match_id: int) -> JsonResponse:
@@ -206,10 +293,31 @@ class ActionAnswer(TypedDict):
     duplicate: bool  # True (status 200): the answer to the same move sent before
 
 
+@endpoint(
+    "POST",
+    scope=PLAY,
+    summary="Play a move",
+    body=ActionBody,
+    answer=ActionAnswer,
+    status=201,
+    other_successes={200: "The same move sent again (the same action_id): the first answer, duplicate true"},
+    errors=[
+        ErrorCode.NO_SUCH_MATCH, ErrorCode.BAD_PLY, ErrorCode.BAD_ACTION_ID, ErrorCode.STALE_PLY,
+        ErrorCode.NOT_YOUR_TURN, ErrorCode.NOT_YOUR_SEAT, ErrorCode.RESIGNED, ErrorCode.GAME_OVER,
+        ErrorCode.NOT_RUNNING, ErrorCode.ACTION_ID_TAKEN, ErrorCode.ACTION_ID_REUSED,
+        ErrorCode.MALFORMED_ACTION, "unknown_action", "missing_field", "bad_field", "out_of_range",
+    ],
+)  # fmt: skip
 @csrf_exempt
 @never_cache
 def match_actions(request: HttpRequest, match_id: int) -> JsonResponse:
-    """POST ``{"action": {...}, "ply": n, "action_id": "<uuid>"?}``: play a move."""
+    """POST ``{"action": {...}, "ply": n, "action_id": "<uuid>"?}``: play a move.
+
+    ``action`` is one of the match's ``legal_actions``, as given; ``ply`` the one decided
+    at (a match that moved on refuses it: ``stale_ply``); ``action_id`` a UUID of yours,
+    so that a move sent again after a lost answer is answered, not played twice. Each
+    game refuses its own illegal actions with codes of its own (docs/games/<game>.md).
+    """
     caller = _caller(request, match_id, "POST", PLAY)
     if isinstance(caller, JsonResponse):
         return caller
@@ -280,7 +388,7 @@ def site_url(match: Match) -> str:
     return f"{settings.SITE_URL}{reverse('match', args=[match.pk])}"
 
 
-def match_summary(match: Match) -> dict[str, Any]:
+def match_summary(match: Match) -> MatchSummary:
     """A match as the API's lists give it (``MatchSummary`` in docs/api.md): read with
     its ``created_by`` and its seats' users (``selectors`` lists do), no query here."""
     return {
@@ -289,8 +397,8 @@ def match_summary(match: Match) -> dict[str, Any]:
         "game": match.game,
         "options": match.options,
         "time_control": match.turn_limit,
-        "visibility": match.visibility,
-        "status": match.status,
+        "visibility": cast(Visibility, match.visibility),
+        "status": cast(MatchStatus, match.status),
         "ply": match.ply,
         "from": match.created_by.username,
         "players": [
@@ -305,7 +413,7 @@ def match_summary(match: Match) -> dict[str, Any]:
         ],
         "created_at": match.created_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-        "result": result_json(match.result),
+        "result": cast(MatchResult | None, result_json(match.result)),
         "url": site_url(match),
     }
 

@@ -15,7 +15,7 @@ shape docs/api.md shows.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from django.conf import settings
 from django.db.models import Prefetch
@@ -30,6 +30,7 @@ from games.api import (
     DEFAULT_TIME_CONTROL,
     PLAY,
     READ,
+    MatchSummary,
     error_response,
     game_of,
     match_summary,
@@ -44,6 +45,7 @@ from games.engine import all_games
 from games.errors import ErrorCode, MatchError
 from games.forms import TIME_CONTROLS, default_seats, seat_choices, seat_request
 from games.models import ChatMessage, Match, Seat
+from games.openapi import Query, endpoint
 from games.services import SeatRequest
 from games.services.common import engine_for
 
@@ -73,16 +75,53 @@ class ChatBody(TypedDict):
 class MatchAnswer(TypedDict):
     """Create, join, leave, resign: the match as the lists give it (``games.api.match_summary``)."""
 
-    match: dict[str, Any]
+    match: MatchSummary
+
+
+class YourTurnSummary(MatchSummary):
+    deadline: Annotated[
+        str | None, "When your turn's time runs out; null: no limit, or paused by your vacation."
+    ]
 
 
 class MyMatchesAnswer(TypedDict):
-    your_turn: list[dict[str, Any]]  # each with "deadline": when your turn's time runs out, or null
-    waiting: list[dict[str, Any]]
-    invitations: list[dict[str, Any]]
-    open: list[dict[str, Any]]
-    finished: list[dict[str, Any]]
-    watching: list[dict[str, Any]]
+    """What My matches lists: the most urgent first; ``finished`` and ``watching``, the last 10."""
+
+    your_turn: list[YourTurnSummary]
+    waiting: list[MatchSummary]
+    invitations: list[MatchSummary]
+    open: list[MatchSummary]
+    finished: list[MatchSummary]
+    watching: list[MatchSummary]
+
+
+class LobbyAnswer(TypedDict):
+    matches: list[MatchSummary]
+
+
+class ChatMessageData(TypedDict):
+    id: int
+    name: str
+    text: str
+    created_at: str
+
+
+class ChatAnswer(TypedDict):
+    message: ChatMessageData
+
+
+class GameOption(TypedDict):
+    """One of a game's options (``games.engine.options``): ``kind`` ``int`` (from
+    ``minimum`` to ``maximum``), ``choice`` (one of ``choices``) or ``bool``."""
+
+    name: str
+    label: str
+    kind: Literal["int", "choice", "bool"]
+    default: int | str | bool
+    help: str
+    choices: NotRequired[list[str]]
+    minimum: NotRequired[int]
+    maximum: NotRequired[int]
 
 
 class GameData(TypedDict):
@@ -95,7 +134,7 @@ class GameData(TypedDict):
     seats: list[str]  # what a seat may be: "me", "open", "invite", "bot-<level>"
     default_seats: list[str]
     bot_levels: list[str]
-    options: list[dict[str, Any]]  # name, label, kind, default, help, choices or minimum/maximum
+    options: list[GameOption]
     url: str
 
 
@@ -115,6 +154,12 @@ LOBBY_SIZE = 50
 # -- the games ------------------------------------------------------------------------
 
 
+@endpoint(
+    "GET",
+    scope=READ,
+    summary="The games, their options, seats and bot levels; the time controls",
+    answer=GamesAnswer,
+)
 @csrf_exempt
 @never_cache
 def games(request: HttpRequest) -> JsonResponse:
@@ -141,7 +186,7 @@ def _game_data(game: Any) -> GameData:
         "seats": [value for value, _ in seat_choices(game) if value],
         "default_seats": default_seats(game),
         "bot_levels": list(levels_for(game)),
-        "options": [option.as_data() for option in game.options],
+        "options": [cast(GameOption, option.as_data()) for option in game.options],
         "url": f"{settings.SITE_URL}{reverse('game_detail', args=[game.slug])}",
     }
 
@@ -149,6 +194,32 @@ def _game_data(game: Any) -> GameData:
 # -- lists ----------------------------------------------------------------------------
 
 
+@endpoint(
+    "GET",
+    scope=READ,
+    summary="Your matches: your turn, waiting, invitations, open, finished, watching",
+    answer=MyMatchesAnswer,
+    description="My matches, each a match summary.",
+    operation_id="get_my_matches",
+)
+@endpoint(
+    "POST",
+    scope=PLAY,
+    summary="Create a match",
+    body=CreateBody,
+    answer=MatchAnswer,
+    status=201,
+    errors=[
+        ErrorCode.NO_SUCH_GAME, ErrorCode.BAD_OPTION, "unknown_option", ErrorCode.BAD_TURN_LIMIT,
+        ErrorCode.BAD_VISIBILITY, ErrorCode.BAD_SEAT, ErrorCode.NO_SUCH_BOT, ErrorCode.NO_SUCH_PLAYER,
+        ErrorCode.INVITED_TWICE, ErrorCode.SEAT_YOURSELF, ErrorCode.BAD_PLAYER_COUNT, ErrorCode.BLOCKED,
+    ],
+    description=(
+        "Only `game` is required. The match starts at once when every seat is taken (bots and you "
+        "only); otherwise it waits, with status `open`."
+    ),
+    operation_id="create_match",
+)  # fmt: skip
 @csrf_exempt
 @never_cache
 def matches(request: HttpRequest) -> JsonResponse:
@@ -177,6 +248,14 @@ def _when(moment: Any) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
+@endpoint(
+    "GET",
+    scope=READ,
+    summary="Public matches with a seat open",
+    answer=LobbyAnswer,
+    errors=[ErrorCode.NO_SUCH_GAME],
+    query=[Query("game", "Only this game's matches (its slug).")],
+)
 @csrf_exempt
 @never_cache
 def lobby(request: HttpRequest) -> JsonResponse:
@@ -189,9 +268,10 @@ def lobby(request: HttpRequest) -> JsonResponse:
         return error_response(
             ErrorCode.NO_SUCH_GAME, f"There is no game {game[:40]!r}: GET /api/games lists them."
         )
-    return JsonResponse(
-        {"matches": [match_summary(match) for match in selectors.open_public_matches(game, limit=LOBBY_SIZE)]}
-    )
+    answer: LobbyAnswer = {
+        "matches": [match_summary(match) for match in selectors.open_public_matches(game, limit=LOBBY_SIZE)]
+    }
+    return JsonResponse(answer)
 
 
 # -- writes ---------------------------------------------------------------------------
@@ -268,6 +348,18 @@ def _visible(match_id: int, user: User, invite: str | None = None) -> MatchError
     return None
 
 
+@endpoint(
+    "POST",
+    scope=PLAY,
+    summary="Take your invited seat, or an open one",
+    body=JoinBody,
+    body_required=False,
+    answer=MatchAnswer,
+    errors=[
+        ErrorCode.NO_SUCH_MATCH, ErrorCode.NOT_OPEN, ErrorCode.ALREADY_SEATED, ErrorCode.MATCH_FULL,
+        ErrorCode.BLOCKED,
+    ],
+)  # fmt: skip
 @csrf_exempt
 @never_cache
 def join(request: HttpRequest, match_id: int) -> JsonResponse:
@@ -321,10 +413,41 @@ def _seat_action(service: Any) -> Any:
 
 
 # Leave an open match (its creator leaving cancels it); resign a running one.
-leave = _seat_action(services.match_leave)
-resign = _seat_action(services.match_resign)
+leave = endpoint(
+    "POST",
+    scope=PLAY,
+    summary="Leave a match that has not started",
+    answer=MatchAnswer,
+    errors=[ErrorCode.NO_SUCH_MATCH, ErrorCode.NOT_SEATED, ErrorCode.NOT_OPEN],
+    description="No body. Your seat becomes open again; the match's maker leaving cancels it.",
+    operation_id="leave_match",
+)(_seat_action(services.match_leave))
+resign = endpoint(
+    "POST",
+    scope=PLAY,
+    summary="Resign from a running match",
+    answer=MatchAnswer,
+    errors=[ErrorCode.NO_SUCH_MATCH, ErrorCode.NOT_PLAYING, ErrorCode.RESIGNED],
+    description=(
+        "No body. Your seat ranks last and the autopilot plays it, unless too few players are left, "
+        "which ends the match."
+    ),
+    operation_id="resign_match",
+)(_seat_action(services.match_resign))
 
 
+@endpoint(
+    "POST",
+    scope=PLAY,
+    summary="Say something in the match's chat",
+    body=ChatBody,
+    answer=ChatAnswer,
+    status=201,
+    errors=[
+        ErrorCode.NO_SUCH_MATCH, ErrorCode.EMPTY_MESSAGE, ErrorCode.MESSAGE_TOO_LONG, ErrorCode.BAD_TEXT,
+        ErrorCode.NOT_YOUR_SEAT, ErrorCode.CHAT_CLOSED,
+    ],
+)  # fmt: skip
 @csrf_exempt
 @never_cache
 def chat(request: HttpRequest, match_id: int) -> JsonResponse:
@@ -343,10 +466,11 @@ def chat(request: HttpRequest, match_id: int) -> JsonResponse:
         message = services.chat_post(match_id=match_id, user=caller, text=body.get("text"))
     except MatchError as error:
         return error_response(error.code, str(error))
-    return JsonResponse({"message": _message_data(message)}, status=201)
+    answer: ChatAnswer = {"message": _message_data(message)}
+    return JsonResponse(answer, status=201)
 
 
-def _message_data(message: ChatMessage) -> dict[str, Any]:
+def _message_data(message: ChatMessage) -> ChatMessageData:
     return {
         "id": message.pk,
         "name": message.author_name,

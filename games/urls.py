@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, api_matches, views
+from games import api, api_matches, openapi_document, views
 
 urlpatterns = [
     path("play/", views.play, name="play"),
@@ -21,6 +21,7 @@ urlpatterns = [
     path("matches/<int:match_id>/replay", views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/replay/frame", views.match_replay_frame, name="match_replay_frame"),
     path("api/", api.docs, name="api_docs"),
+    path("api/openapi.json", openapi_document.openapi_json, name="api_openapi"),
     path("api/matches/<int:match_id>", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/actions", api.match_actions, name="api_match_actions"),
     path("api/games", api_matches.games, name="api_games"),

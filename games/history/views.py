@@ -38,8 +38,10 @@ from games import selectors as core
 from games.api import EXPORT, token_user_with_scope
 from games.errors import ErrorCode
 from games.history import cursors, export, selectors
+from games.history.api import FILTERS
 from games.history.forms import HistoryFilterForm
 from games.models import Match
+from games.openapi import endpoint
 
 
 @require_GET
@@ -115,6 +117,19 @@ def _downloads_get_only(view: Callable[..., HttpResponseBase]) -> Callable[..., 
     return only_get
 
 
+# The downloads' schema is docs/export.md's: one document per finished match.
+EXPORT_DOCUMENT = {
+    "type": "object",
+    "description": "A finished match, with its seed and every move: docs/export.md describes its fields.",
+}
+_EXPORT_ERRORS = [
+    ErrorCode.UNAUTHORISED,
+    ErrorCode.MISSING_SCOPE,
+    ErrorCode.RATE_LIMITED,
+    ErrorCode.METHOD_NOT_ALLOWED,
+]
+
+
 # Cache-Control private, no-store, as every answer made for one viewer: a private
 # match's record must not stay in a shared cache.
 def _exporter(request: HttpRequest) -> User | AnonymousUser | JsonResponse:
@@ -127,6 +142,16 @@ def _exporter(request: HttpRequest) -> User | AnonymousUser | JsonResponse:
     return user
 
 
+@endpoint(
+    "GET",
+    scope=EXPORT,
+    session=True,
+    summary="One finished match, with its seed and every move (a download)",
+    answer=EXPORT_DOCUMENT,
+    errors=[*_EXPORT_ERRORS, ErrorCode.NO_SUCH_MATCH, ErrorCode.NOT_FINISHED],
+    description="A token with the `export` scope, or the website's session; a public match needs neither. "
+    "Pretty-printed, as a download (`boomsite-match-<id>.json`). docs/export.md.",
+)
 @never_cache
 @_downloads_get_only
 def match_export(request: HttpRequest, match_id: int) -> JsonResponse:
@@ -162,6 +187,18 @@ def _export_error(code: str, message: str, status: int) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": message}}, status=status)
 
 
+@endpoint(
+    "GET",
+    scope=EXPORT,
+    session=True,
+    summary="All your finished matches, one JSON document per line (a download)",
+    answer=EXPORT_DOCUMENT,
+    media_type="application/x-ndjson",
+    errors=[*_EXPORT_ERRORS, ErrorCode.BAD_FILTER],
+    query=FILTERS,
+    description="JSON Lines, newest first, streamed; the History page's filters narrow it. A token with "
+    "the `export` scope, or the website's session (without either: a redirect to sign in). docs/export.md.",
+)
 @never_cache
 @_downloads_get_only
 def my_export(request: HttpRequest) -> HttpResponseBase:

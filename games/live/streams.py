@@ -55,7 +55,9 @@ from games.live.broadcast import person_group, stream_group
 from games.live.socket_db import socket_db
 from games.live.socket_limits import REGISTRY
 from games.live.stream_events import Told, read_mine
+from games.live.stream_lines import EventStreamLine, MatchStreamLine
 from games.models import ChatMessage, Match
+from games.openapi import endpoint
 
 logger = logging.getLogger(__name__)
 
@@ -250,6 +252,20 @@ class ProgramStream(AsyncHttpConsumer):
         self.groups = []
 
 
+_STREAM_ERRORS = [ErrorCode.TOO_MANY_STREAMS]
+_LINES = "Newline-delimited JSON, each line one of these (an empty line every 15 seconds keeps it alive). "
+
+
+@endpoint(
+    "GET",
+    scope=READ,
+    summary="A stream: invitations, matches started and finished, your turns",
+    answer=EventStreamLine,
+    media_type="application/x-ndjson",
+    errors=_STREAM_ERRORS,
+    description=_LINES + "As it opens: what waits now; then one line per change (docs/api.md, Streams).",
+    operation_id="stream_events",
+)
 class EventStream(ProgramStream):
     """``/api/stream/events``: the token's person's invitations, matches and turns."""
 
@@ -273,6 +289,16 @@ class EventStream(ProgramStream):
         return self.told.news(read_mine(self.user, self.told.following()))
 
 
+@endpoint(
+    "GET",
+    scope=READ,
+    summary="A stream: the match as your seat sees it after each change, its chat, its end",
+    answer=MatchStreamLine,
+    media_type="application/x-ndjson",
+    errors=[*_STREAM_ERRORS, ErrorCode.NO_SUCH_MATCH],
+    description=_LINES + "First the match's state, then a line per change (docs/api.md, Streams).",
+    operation_id="stream_match",
+)
 class MatchStream(ProgramStream):
     """``/api/matches/<id>/stream``: one match as the token's person may see it."""
 

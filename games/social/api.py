@@ -12,7 +12,7 @@ is joining it. Under ``/api/challenges`` so that a fuller program API can add be
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from django.db.models import Prefetch
 from django.http import HttpRequest, JsonResponse
@@ -24,6 +24,8 @@ from games import services
 from games.api import (
     PLAY,
     READ,
+    MatchStatus,
+    MatchSummary,
     error_response,
     game_of,
     match_summary,
@@ -36,14 +38,71 @@ from games.api import (
 )
 from games.errors import ErrorCode, MatchError
 from games.models import Match, Seat
+from games.openapi import endpoint
 from games.social import services as social_services
 
 # The lists' length: a program polls them, and nobody has more waiting than this to answer.
 LISTED = 100
+
+
+class ChallengeBody(TypedDict):
+    """``POST /api/challenges``: ``username`` (any case) and ``game`` (its slug) are required."""
+
+    username: str
+    game: str
+    options: NotRequired[dict[str, Any] | None]
+    time_control: NotRequired[int | None]
+
+
+class ChallengesAnswer(TypedDict):
+    """At most 100 of each, newest first."""
+
+    to_me: list[MatchSummary]  # every invitation waiting for the caller's answer
+    by_me: list[MatchSummary]  # the caller's challenges waiting for the other's answer
+
+
+class ChallengeAnswer(TypedDict):
+    challenge: MatchSummary
+
+
+class AnsweredMatch(TypedDict):
+    id: int
+    status: MatchStatus
+    url: str
+
+
+class InvitationAnswer(TypedDict):
+    match: AnsweredMatch
+
+
 # The fields of POST /api/challenges.
-CHALLENGE_FIELDS = ("username", "game", "options", "time_control")
+CHALLENGE_FIELDS = tuple(ChallengeBody.__annotations__)
 
 
+@endpoint(
+    "GET",
+    scope=READ,
+    summary="Invitations waiting for you, and your challenges",
+    answer=ChallengesAnswer,
+    description="The invitations waiting for your answer (challenges and seats at larger tables), "
+    "and your own challenges waiting for the other's answer.",
+    operation_id="get_challenges",
+)
+@endpoint(
+    "POST",
+    scope=PLAY,
+    summary="Challenge a player",
+    body=ChallengeBody,
+    answer=ChallengeAnswer,
+    status=201,
+    errors=[
+        ErrorCode.NO_SUCH_PLAYER, ErrorCode.NO_SUCH_GAME, ErrorCode.BAD_OPTION, "unknown_option",
+        ErrorCode.BAD_TURN_LIMIT, ErrorCode.NOT_ALLOWED, ErrorCode.BLOCKED, ErrorCode.TOO_MANY_CHALLENGES,
+    ],
+    description="A private match of two: you seated, the other invited. Challenging a house bot starts "
+    "the match at once.",
+    operation_id="create_challenge",
+)  # fmt: skip
 @csrf_exempt
 @never_cache
 def challenges(request: HttpRequest) -> JsonResponse:
@@ -53,19 +112,18 @@ def challenges(request: HttpRequest) -> JsonResponse:
     caller = token_caller(request, "GET", READ)
     if isinstance(caller, JsonResponse):
         return caller
-    return JsonResponse(
-        {
-            "to_me": [
-                match_summary(match)
-                for match in _matches(Seat.objects.filter(user=caller, joined_at__isnull=True))
-            ],
-            "by_me": [
-                match_summary(match)
-                for match in _matches(Seat.objects.filter(match__created_by=caller, joined_at__isnull=True))
-                if match.is_challenge
-            ],
-        }
-    )
+    answer: ChallengesAnswer = {
+        "to_me": [
+            match_summary(match)
+            for match in _matches(Seat.objects.filter(user=caller, joined_at__isnull=True))
+        ],
+        "by_me": [
+            match_summary(match)
+            for match in _matches(Seat.objects.filter(match__created_by=caller, joined_at__isnull=True))
+            if match.is_challenge
+        ],
+    }
+    return JsonResponse(answer)
 
 
 def _matches(waiting: Any) -> list[Match]:
@@ -103,7 +161,8 @@ def _challenge(request: HttpRequest) -> JsonResponse:
         )
     except MatchError as error:
         return error_response(error.code, str(error))
-    return JsonResponse({"challenge": match_summary(_read(match.pk))}, status=201)
+    answer: ChallengeAnswer = {"challenge": match_summary(_read(match.pk))}
+    return JsonResponse(answer, status=201)
 
 
 def _read(match_id: int) -> Match:
@@ -130,11 +189,31 @@ def _answer(service: Any) -> Any:
         except MatchError as error:
             return error_response(error.code, str(error))
         match.refresh_from_db()
-        return JsonResponse({"match": {"id": match.pk, "status": match.status, "url": site_url(match)}})
+        answer: InvitationAnswer = {
+            "match": {"id": match.pk, "status": cast(MatchStatus, match.status), "url": site_url(match)}
+        }
+        return JsonResponse(answer)
 
     return view
 
 
 # Accepting is joining: the match starts once every seat is taken.
-accept = _answer(services.match_join)
-decline = _answer(services.match_decline)
+_ANSWER_ERRORS = [ErrorCode.NOT_INVITED, ErrorCode.NOT_OPEN, ErrorCode.MATCH_FULL, ErrorCode.BLOCKED]
+accept = endpoint(
+    "POST",
+    scope=PLAY,
+    summary="Accept an invitation: take your seat",
+    answer=InvitationAnswer,
+    errors=_ANSWER_ERRORS,
+    description="No body. The match starts when every seat is taken. Works on any invitation of yours.",
+    operation_id="accept_invitation",
+)(_answer(services.match_join))
+decline = endpoint(
+    "POST",
+    scope=PLAY,
+    summary="Decline an invitation: give up your seat",
+    answer=InvitationAnswer,
+    errors=_ANSWER_ERRORS,
+    description="No body. Your seat becomes an open one. Works on any invitation of yours.",
+    operation_id="decline_invitation",
+)(_answer(services.match_decline))

@@ -213,6 +213,7 @@ NOT_PAGES = {
     "api_match": "JSON (the API)",
     "api_match_actions": "JSON (the API)",
     "api_history": "JSON (the API)",
+    "api_openapi": "JSON (the API's description)",
     "review:status": "JSON for the review page's script",
     "review:json": "JSON download",
     "match_export": "JSON download",
