@@ -135,7 +135,11 @@ def schema_of(annotation: Any, shapes: dict[str, JsonSchema]) -> JsonSchema:
         return schema_of(args[0], shapes)
     if origin is Literal:
         values = [value.value if isinstance(value, Enum) else value for value in args]
-        return {"enum": values}
+        return (
+            {"type": "string", "enum": values}
+            if all(isinstance(v, str) for v in values)
+            else {"enum": values}
+        )
     if origin in (typing.Union, types.UnionType):
         return _union([schema_of(member, shapes) for member in args])
     if origin in (list, tuple) or annotation in (list, tuple):

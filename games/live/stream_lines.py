@@ -5,7 +5,7 @@ them."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from games.api import MatchDocument, MatchResult, MatchStatus, SeatSummary, Visibility
 
@@ -64,9 +64,8 @@ EventMatch = TypedDict(
         "players": list[SeatSummary],
         "url": str,
         "stream": Annotated[str, "The match's stream."],
-        "result": Annotated[MatchResult | None, "In match_finished only."],
+        "result": NotRequired[Annotated[MatchResult | None, "In match_finished only."]],
     },
-    total=False,
 )
 
 

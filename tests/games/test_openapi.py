@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
 
 import pytest
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -19,8 +20,13 @@ from openapi_spec_validator import validate
 
 from accounts.models import User
 from games.live.routing import http_urlpatterns
+from games.models import Match
 from games.openapi import operations_of, schema_of
+from games.services import chat_post, match_resign
+from games.social import services as social_services
 from tests.games.helpers import api, token_for
+from tests.games.sockets import run
+from tests.games.streams import Stream
 
 pytestmark = pytest.mark.django_db
 
@@ -113,19 +119,23 @@ def test_every_address_under_api_is_described(document: dict[str, Any]) -> None:
             assert _normal("/" + route) in paths
 
 
-def _validator(document: dict[str, Any], path: str, method: str, status: int) -> Draft202012Validator:
+def _validator(
+    document: dict[str, Any], path: str, method: str, status: int, media_type: str = "application/json"
+) -> Draft202012Validator:
     """A validator of the answer ``document`` declares for this operation and status."""
     response = document["paths"][path][method]["responses"][str(status)]
-    schema = response["content"]["application/json"]["schema"]
+    schema = response["content"][media_type]["schema"]
     # Its $refs point into the document's components: validate from a root that holds them.
     return Draft202012Validator({"allOf": [schema], "components": document["components"]})
 
 
 def _assert_valid(validator: Draft202012Validator, answer: Any) -> None:
-    errors = [
-        f"{list(error.absolute_path)}: {error.message}" for error in validator.iter_errors(answer.json())
-    ]
-    assert errors == []
+    _assert_valid_json(validator, answer.json())
+
+
+def _assert_valid_json(validator: Draft202012Validator, data: Any) -> None:
+    errors = [f"{list(error.absolute_path)}: {error.message}" for error in validator.iter_errors(data)]
+    assert errors == [], data
 
 
 def test_real_answers_match_the_declared_schemas(document: dict[str, Any], ann: User, bob: User) -> None:
@@ -153,12 +163,67 @@ def test_real_answers_match_the_declared_schemas(document: dict[str, Any], ann: 
     assert invited.json()["to_me"]
     _assert_valid(_validator(document, "/api/challenges", "get", 200), invited)
 
+    lobby = api("GET", "/api/lobby", token_for(bob))
+    _assert_valid(_validator(document, "/api/lobby", "get", 200), lobby)
+    said = api("POST", f"/api/matches/{match_id}/chat", token, {"text": "good luck"})
+    assert said.status_code == 201
+    _assert_valid(_validator(document, "/api/matches/{match_id}/chat", "post", 201), said)
+
+    # Resigning against a bot ends the match: a result with its resigned seats, in the history.
+    resigned = api("POST", f"/api/matches/{match_id}/resign", token)
+    assert resigned.status_code == 200 and resigned.json()["match"]["status"] == "finished"
+    _assert_valid(_validator(document, "/api/matches/{match_id}/resign", "post", 200), resigned)
+    ended = api("GET", f"/api/matches/{match_id}", token)
+    assert ended.json()["result"]["resigned"] == [0]
+    _assert_valid(_validator(document, "/api/matches/{match_id}", "get", 200), ended)
+    history = api("GET", "/api/history", token)
+    assert [row["id"] for row in history.json()["matches"]] == [match_id]
+    _assert_valid(_validator(document, "/api/history", "get", 200), history)
+
     # A refusal is the declared error document, with a code its status lists.
     missing = api("GET", "/api/matches/999999", token)
     assert missing.status_code == 404
     _assert_valid(_validator(document, "/api/matches/{match_id}", "get", 404), missing)
     declared = document["paths"]["/api/matches/{match_id}"]["get"]["responses"]["404"]["x-error-codes"]
     assert missing.json()["error"]["code"] in declared
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_streams_lines_match_the_declared_schemas(
+    document: dict[str, Any], duel: Match, ann: User, bob: User
+) -> None:
+    ndjson = "application/x-ndjson"
+    match_lines = _validator(document, "/api/matches/{match_id}/stream", "get", 200, ndjson)
+    event_lines = _validator(document, "/api/stream/events", "get", 200, ndjson)
+    social_services.challenge(
+        challenger=bob, challenged=ann, game_slug="ka-blam", options=None, turn_limit=None
+    )
+    token = token_for(ann)
+
+    async def scenario() -> None:
+        events = Stream("/api/stream/events", token)
+        assert await events.open() == 200
+        opening = await events.lines_until_quiet()
+        assert {"invitation", "match_started"} <= {line["type"] for line in opening}
+        stream = Stream(f"/api/matches/{duel.pk}/stream", token)
+        assert await stream.open() == 200
+        seen = [await stream.next_of("state")]
+        await database_sync_to_async(chat_post)(match_id=duel.pk, user=bob, text="good luck")
+        seen.append(await stream.next_of("chat"))
+        await database_sync_to_async(match_resign)(match_id=duel.pk, user=ann)
+        while (line := await stream.line()) is not None:
+            seen.append(line)
+        assert [line["type"] for line in seen][-2:] == ["state", "end"]
+        for line in seen:
+            _assert_valid_json(match_lines, line)
+        closing = await events.lines_until_quiet()
+        assert "match_finished" in {line["type"] for line in closing}
+        for line in opening + closing:
+            _assert_valid_json(event_lines, line)
+        await stream.close()
+        await events.close()
+
+    run(scenario)
 
 
 class Inner(TypedDict):
@@ -187,7 +252,7 @@ def test_a_shape_is_read_from_its_typeddict() -> None:
         "properties": {
             "name": {"type": "string"},
             "count": {"type": "integer"},
-            "kind": {"enum": ["a", "b"]},
+            "kind": {"type": "string", "enum": ["a", "b"]},
             "inner": {"type": "array", "items": {"$ref": "#/components/schemas/Inner"}},
             "extra": {"type": "object", "additionalProperties": True},
             "either": {"anyOf": [{"type": "integer"}, {"$ref": "#/components/schemas/Inner"}]},
