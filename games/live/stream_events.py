@@ -112,7 +112,7 @@ def summary(mine: Mine) -> dict[str, Any]:
                 "seat": seat.index,
                 "username": seat.user.username if seat.user else None,
                 "name": seat.public_name,
-                "is_bot": bool(seat.user and seat.user.is_bot),
+                "is_bot": bool(seat.user and seat.user.labelled_bot),  # a program's bot account too
                 "answered": seat.joined_at is not None,
             }
             for seat in match.seats.all()
