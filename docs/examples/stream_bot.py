@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import http.client
 import json
 import os
 import random
@@ -100,19 +101,24 @@ class Site:
                         failures = 0
                         if not raw.strip():
                             continue  # a keep-alive: the connection is alive, nothing changed
-                        yield json.loads(raw)
-                return  # the site ended the response (after an `end` or `error` line)
+                        line = json.loads(raw)
+                        yield line
+                        if line.get("type") in ("end", "error"):
+                            return  # the stream's last word: the response ends here
+                # Ended without its last word: the server restarted. Open it again.
+                failures += 1
+                say("stream ended early; opening it again")
             except urllib.error.HTTPError as refusal:
                 # A stream that cannot open is answered as any request: the error document.
                 error = as_api_error(refusal)
                 if not wait_to_retry(error, refusal.headers):
                     raise error from None
-            except (TimeoutError, ConnectionError, urllib.error.URLError) as lost:
-                failures += 1
-                if failures > 5:
-                    raise SystemExit(f"the stream failed {failures} times in a row: {lost}") from None
-                say(f"stream lost ({lost}); opening it again")
-                time.sleep(failures)
+            except (TimeoutError, ConnectionError, urllib.error.URLError, http.client.HTTPException) as lost:
+                failures += 1  # no byte for a minute, the network gone, a response cut short
+                say(f"stream lost ({lost!r}); opening it again")
+            if failures > 5:
+                raise SystemExit(f"the stream failed {failures} times in a row")
+            time.sleep(failures)
 
 
 def as_api_error(refusal: urllib.error.HTTPError) -> ApiError:
