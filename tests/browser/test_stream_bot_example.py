@@ -1,8 +1,9 @@
 """docs/examples/stream_bot.py, run as a programmer runs it, against the real site
-(Daphne, and a Celery worker for the house bots): with one token (play, read, export),
-one match of each of the seven games against the basic bot, played from the match
-stream to its `end` line; one resigned, one chatted in; then all seven exported and
-checked (every move, the seed against its commitment, the replay against the result).
+(Daphne, and a Celery worker for the house bots), with its account's tokens (play,
+read, export) and nothing of this project on its path: one match of each of the seven
+games against the basic bot, played from the match stream to its `end` line; one
+resigned, one chatted in; then all seven exported and checked (every move, the seed
+against its commitment, the replay against the result).
 
 The seven matches run at once, seven copies of the program, each with a token of its
 own: one token's budget (60 requests every 20 seconds) would hold the seven back for
@@ -48,8 +49,6 @@ RUNS = {
     "read-and-grab": ["--resign-after", "3"],
 }
 RESIGNED = "read-and-grab"
-
-
 REFUSED_AT_ONCE = "its-a-bomb"  # its token's budget is spent: its first request is refused 429
 TOLD_TO_WAIT = "booby-trap"  # one request left: its first answer says RateLimit-Remaining: 0
 
