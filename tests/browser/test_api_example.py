@@ -15,6 +15,7 @@ from accounts.models import User
 from accounts.services import api_token_create
 from games.models import Match
 from tests.browser.helpers import off_the_event_loop
+from tests.conftest import ensure_bot_accounts
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -27,6 +28,8 @@ def the_example() -> str:
 
 
 def a_programmer() -> str:
+    # The house bots, which a transactional test run before this one may have flushed.
+    ensure_bot_accounts()
     robo = User.objects.create_user(username="robo", password="pw-robo-1234")
     return api_token_create(user=robo, name="the docs' bot")[1]
 
