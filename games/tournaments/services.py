@@ -245,8 +245,8 @@ def _bot_fill(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
 
 
 def _seeded(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
-    """Best first. By rating: the conservative rating in the game (the leaderboard's
-    order), then unrated players in the order they registered, bot places last. Random:
+    """Best first. By rating: the conservative rating in the game (mu - 3 sigma, low
+    while little is known), then unrated players in the order they registered, bot places last. Random:
     a shuffle from the system's secret generator."""
     if tournament.seeding == Tournament.Seeding.RANDOM:
         shuffled = list(entries)
