@@ -9,13 +9,10 @@ token and a browser cannot be tricked into calling them. Errors are
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
@@ -153,9 +150,3 @@ def _small_body(request: HttpRequest) -> bytes | None:
     except RequestDataTooBig:
         return None
     return body if len(body) <= MAX_BODY_BYTES else None
-
-
-def docs(request: HttpRequest) -> HttpResponse:
-    """docs/api.md, as a page: programs' authors find it from the account page."""
-    text = (Path(settings.BASE_DIR) / "docs" / "api.md").read_text(encoding="utf-8")
-    return render(request, "games/api_docs.html", {"text": text})
