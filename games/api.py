@@ -9,13 +9,11 @@ token and a browser cannot be tricked into calling them. Errors are
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -222,11 +220,13 @@ class MatchDocument(TypedDict):
     view: Annotated[
         dict[str, Any] | None,
         "The game's view for your seat (null while the match is open): its shape is each game's, "
-        "described in docs/games/<game>.md.",
+        "described field by field at /api/games/<game>/ and as a JSON Schema at "
+        "/api/schemas/<game>/view.json.",
     ]
     legal_actions: Annotated[
         list[dict[str, Any]],
-        "What you may play now, each an object of the game's (docs/games/<game>.md); "
+        "What you may play now, each an object of the game's (/api/games/<game>/; its JSON "
+        "Schema: /api/schemas/<game>/action.json); "
         "empty when it is not your turn.",
     ]
     result: MatchResult | None
@@ -449,9 +449,3 @@ def _small_body(request: HttpRequest) -> bytes | None:
     except RequestDataTooBig:
         return None
     return body if len(body) <= MAX_BODY_BYTES else None
-
-
-def docs(request: HttpRequest) -> HttpResponse:
-    """docs/api.md, as a page: programs' authors find it from the account page."""
-    text = (Path(settings.BASE_DIR) / "docs" / "api.md").read_text(encoding="utf-8")
-    return render(request, "games/api_docs.html", {"text": text})

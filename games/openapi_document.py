@@ -67,7 +67,7 @@ ERROR_SCHEMA: JsonSchema = {
 }
 
 DESCRIPTION = """Programs (a bot, a script, another client) play on Boomsite through this API.
-The guide, with examples and every decision explained: /api/ (docs/api.md).
+The guide, with examples and every decision explained: /api/.
 
 Every request sends a personal token (`Authorization: Bearer bst_...`, made on the account page)
 holding the scope the operation needs (`play`, `read`, `export`). Every answer is JSON, errors
@@ -78,7 +78,7 @@ every 20 seconds per token."""
 SCOPES = {
     "play": "create, join, leave matches; move, resign, chat; challenge, accept, decline",
     "read": "read your matches, their views, your history and your challenges; the games and the lobby",
-    "export": "download finished matches, private ones included (docs/export.md)",
+    "export": "download finished matches, private ones included (their format: /api/exports/)",
 }
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import api, api_matches, openapi_document, views
+from games import api, api_docs, api_matches, openapi_document, views
 
 urlpatterns = [
     path("play/", views.play, name="play"),
@@ -20,7 +20,12 @@ urlpatterns = [
     path("matches/<int:match_id>/rematch", views.match_rematch, name="match_rematch"),
     path("matches/<int:match_id>/replay", views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/replay/frame", views.match_replay_frame, name="match_replay_frame"),
-    path("api/", api.docs, name="api_docs"),
+    path("api/", api_docs.docs, name="api_docs"),
+    path("api/games/<slug:slug>/", api_docs.game_docs, name="api_game_docs"),
+    path("api/exports/", api_docs.export_docs, name="api_export_docs"),
+    path("api/examples/<str:name>", api_docs.example, name="api_example"),
+    path("api/schemas/<slug:slug>/view.json", api_docs.view_schema_json, name="api_view_schema"),
+    path("api/schemas/<slug:slug>/action.json", api_docs.action_schema_json, name="api_action_schema"),
     path("api/openapi.json", openapi_document.openapi_json, name="api_openapi"),
     path("api/matches/<int:match_id>", api.match_detail, name="api_match"),
     path("api/matches/<int:match_id>/actions", api.match_actions, name="api_match_actions"),

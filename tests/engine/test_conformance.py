@@ -20,9 +20,20 @@ import pytest
 
 from games.engine import Game, all_games
 from games.engine.codec import encode
+from games.engine.go_fox import GoFox
 from games.engine.ranking import competition_ranks
 from games.engine.rng import resume
-from tests.engine.conformance import actions, codec, common, determinism, facts, results, reveal, views
+from tests.engine.conformance import (
+    actions,
+    codec,
+    common,
+    determinism,
+    facts,
+    results,
+    reveal,
+    schemas,
+    views,
+)
 from tests.engine.conformance.common import BUDGET
 from tests.engine.playouts import Config, Playout, checkpoints, configs, extra_games, recorded
 from tests.engine.toy_game import ToyHighCard, ToyState
@@ -211,6 +222,12 @@ def test_play_goes_on_from_sampled_states(config: Config) -> None:
 
 
 @every_config
+def test_views_and_legal_actions_match_the_published_schemas(config: Config) -> None:
+    for playout, steps in checked(config):
+        schemas.check_views_and_actions_match_schemas(playout, steps)
+
+
+@every_config
 def test_sample_re_deals_what_the_viewer_cannot_know(config: Config) -> None:
     views.check_sample_re_deals(common.main_playout(config), BUDGET.re_deal_samples)
 
@@ -371,6 +388,21 @@ def test_suite_passes_the_toy_game_as_written() -> None:
     playout = recorded(_toy_config(ToyHighCard()), 0)
     views.check_sample_re_deals(playout, 8)
     views.check_sampled_views_match(playout, [0, 5, len(playout.moves)], 2)
+
+
+class GoFoxWithAnUndocumentedKey(GoFox):
+    """Adds a key its published schema does not name."""
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        return {**super().view(state, seat), "mood": "cheerful"}
+
+
+def test_suite_catches_a_view_that_its_schema_does_not_describe() -> None:
+    playout = recorded(Config(GoFox(), 2), 0)
+    schemas.check_views_and_actions_match_schemas(playout, [0])  # the game as written passes
+    changed = recorded(Config(GoFoxWithAnUndocumentedKey(), 2), 0)
+    with pytest.raises(AssertionError, match="does not match the published schema"):
+        schemas.check_views_and_actions_match_schemas(changed, [0])
 
 
 def test_suite_catches_a_view_that_leaks_hidden_cards() -> None:
