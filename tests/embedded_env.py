@@ -54,6 +54,13 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
 # database pool is a web process's (boomsite/database.py). The Daphnes and workers the
 # tests start say their own kind (tests/processes.py).
 os.environ.setdefault("BOOMSITE_PROCESS_KIND", "web")
+# Web Push signs with a VAPID key: the embedded mode makes one in var/, but a run against
+# outside services (CI's PostgreSQL and Redis) is not embedded, and push would be off.
+# One key for the run, in the environment, so the Daphnes it starts sign with it too.
+if not os.environ.get("VAPID_PRIVATE_KEY"):
+    from boomsite import config as _site_config
+
+    os.environ["VAPID_PRIVATE_KEY"] = _site_config.new_vapid_private_key()
 # WhiteNoise warns about a missing STATIC_ROOT; the tests serve static files from finders.
 (Path(os.environ["BOOMSITE_VAR_DIR"]) / "static").mkdir(parents=True, exist_ok=True)
 

@@ -101,6 +101,7 @@ FILLERS: dict[str, Callable[[Scene], Any]] = {
     "tournament_id": lambda scene: scene.tournament.pk,
     "token_id": lambda scene: scene.api_token.pk,
     "token": lambda scene: tokens.make(scene.player.pk, "turn"),  # notify's unsubscribe link
+    "name": lambda scene: "stream_bot.py",  # the API's example bot: public source, no match
     "device_id": lambda scene: 1,  # notify's "Remove" beside a push device: POST only, a GET is refused
     # allauth's password-reset link (its e-mail confirmation's key is then not valid,
     # which only changes the words of that page).

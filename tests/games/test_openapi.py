@@ -46,7 +46,9 @@ NOT_ENDPOINTS = {
 
 @pytest.fixture(scope="module")
 def document() -> dict[str, Any]:
-    answer = Client().get("/api/openapi.json")
+    # secure: a module's fixture comes before tests/conftest.py's site_defaults, which
+    # turns the HTTPS redirect off (it is on in CI's settings).
+    answer = Client().get("/api/openapi.json", secure=True)
     assert answer.status_code == 200
     assert answer["Content-Type"] == "application/json"
     assert "public" in answer["Cache-Control"] and "max-age=3600" in answer["Cache-Control"]
