@@ -112,7 +112,8 @@ def test_a_person_registers_plays_their_table_and_sees_the_bracket_move(live_sit
     # The watching tab, never reloaded: Pat's result in round 1 and the final seated.
     watcher.wait_for_function(FINAL_SEATED, timeout=60_000)
     my_box = watcher.inner_text(f"#bracket article[data-round='1'][data-table='{mine.number}']")
-    assert re.search(r"1st\s+\S.*goes on", my_box, re.S) and "2nd" in my_box, my_box
+    # A random game may end in a shared first place ("tie": the better seed goes on).
+    assert re.search(r"1st\s+\S.*goes on", my_box, re.S) and ("2nd" in my_box or "tie" in my_box), my_box
     final = watcher.inner_text("#bracket article[data-round='2']")
     assert "carl" in final and "playing now" in final
     assert watcher.evaluate("() => window.__notReloaded === true")
