@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.engine.booby_trap.game import BoobyTrap
 from games.engine.booby_trap.state import (
     DISCARDED,
     IN_TRAY,
@@ -32,7 +33,7 @@ from games.engine.json_schema import (
     view_document,
 )
 
-MAX_PLAYERS = 10
+MAX_PLAYERS = BoobyTrap.max_players  # the game's own bound, not a copy of it
 PIECES = 32
 FEELS = ("loose", "snug", "tight")
 SIZE = string("A piece's size.", enum=SIZE_NAMES)

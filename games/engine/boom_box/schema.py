@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.engine.boom_box.game import BoomBox
 from games.engine.boom_box.state import BOX_SET, CLAIMS, COLOURS, CONTENT_NAMES, LINE_LENGTH, SET_ASIDE_COUNT
 from games.engine.json_schema import (
     ActionNotes,
@@ -24,7 +25,7 @@ from games.engine.json_schema import (
     view_document,
 )
 
-MAX_PLAYERS = 6
+MAX_PLAYERS = BoomBox.max_players  # the game's own bound, not a copy of it
 BOXES = len(BOX_SET)
 CONTENTS = tuple(CONTENT_NAMES.values())
 BOX = an_id("A box's id.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.engine.dont_go_boom.cards import ACTION_KINDS, BOMB, GRID_SIZE, LINE_NAMES, NUMBER
+from games.engine.dont_go_boom.game import DontGoBoom
 from games.engine.json_schema import (
     ActionNotes,
     Schema,
@@ -23,7 +24,7 @@ from games.engine.json_schema import (
     view_document,
 )
 
-MAX_PLAYERS = 6
+MAX_PLAYERS = DontGoBoom.max_players  # the game's own bound, not a copy of it
 KINDS = (NUMBER, *ACTION_KINDS, BOMB)
 POSITION = integer(
     "A place in a minefield: 0 to 8, row by row (0 is row 1, column 1; 8 is row 3, column 3).", 0, 8

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.engine.go_fox.game import GoFox
 from games.engine.json_schema import (
     ActionNotes,
     Schema,
@@ -20,11 +21,10 @@ from games.engine.json_schema import (
     string,
     view_document,
 )
-from games.engine.word_cards.schema import legend, word_card, words
-from games.engine.word_cards.word_list import NUMBERS
+from games.engine.word_cards.schema import card_number, legend, word_card, words
 
-MAX_PLAYERS = 6
-NUMBER = integer("A card number.", NUMBERS[0], NUMBERS[-1])
+MAX_PLAYERS = GoFox.max_players  # the game's own bound, not a copy of it
+NUMBER = card_number()
 
 ACTION_NOTES: ActionNotes = {
     "ask": ("Ask the next player for a number you hold.", {"number": "The number asked for, 1 to 11."}),

@@ -13,6 +13,7 @@ from games.engine.its_a_bomb.consultants import (
     OVER,
     ROUND_START,
 )
+from games.engine.its_a_bomb.game import ItsABomb
 from games.engine.its_a_bomb.scenarios import (
     ALL_CONSULTANTS,
     COLOURS,
@@ -55,7 +56,7 @@ from games.engine.json_schema import (
     view_document,
 )
 
-MAX_PLAYERS = 6
+MAX_PLAYERS = ItsABomb.max_players  # the game's own bound, not a copy of it
 MOMENTS = (ROUND_START, INFORMATION, CUT_NAMED, EXPLOSIVE_REVEALED, ADVANCE, CARD_REVEALED)
 PHASES = (ROUND_START, EMPLOYEE_TURN, *MOMENTS[1:], OVER)
 CAUSES = ("defused", "explosive", "explosion", "cutting_order")

@@ -22,11 +22,12 @@ from games.engine.json_schema import (
     view_document,
 )
 from games.engine.ka_blam.cards import EXPLODING, MISS_A_TURN, PICK_UP_2, REVERSE, WILD, WORD
+from games.engine.ka_blam.game import KaBlam
 from games.engine.ka_blam.state import ALL_PASSED, EMPTY_HAND, EXPLOSION, NO_PLAY, PICK_UP
 from games.engine.word_cards.schema import colour, legend, words
 from games.engine.word_cards.word_list import NUMBERS
 
-MAX_PLAYERS = 6
+MAX_PLAYERS = KaBlam.max_players  # the game's own bound, not a copy of it
 KINDS = (WORD, MISS_A_TURN, PICK_UP_2, REVERSE, WILD, EXPLODING)
 ROUND_ENDS = (EMPTY_HAND, EXPLOSION, ALL_PASSED)
 

@@ -20,11 +20,12 @@ from games.engine.json_schema import (
     string,
     view_document,
 )
-from games.engine.word_cards.schema import legend, word_card, words
-from games.engine.word_cards.word_list import COLOUR_COUNT, NUMBERS
+from games.engine.read_and_grab.game import ReadAndGrab
+from games.engine.word_cards.schema import card_number, legend, word_card, words
+from games.engine.word_cards.word_list import COLOUR_COUNT
 
-MAX_PLAYERS = 6
-NUMBER = integer("A card number.", NUMBERS[0], NUMBERS[-1])
+MAX_PLAYERS = ReadAndGrab.max_players  # the game's own bound, not a copy of it
+NUMBER = card_number()
 
 ACTION_NOTES: ActionNotes = {
     "flip": ("Turn over the top card of the middle.", {}),

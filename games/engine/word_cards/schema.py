@@ -8,6 +8,11 @@ from games.engine.word_cards.word_list import COLOUR_COUNT, NUMBERS, WORDS
 COLOURS = WORDS.colour_keys
 
 
+def card_number(description: str = "A card number.") -> Schema:
+    """A number card's number, as every word-card game deals them."""
+    return integer(description, NUMBERS[0], NUMBERS[-1])
+
+
 def colour(description: str) -> Schema:
     return string(description, enum=COLOURS)
 
