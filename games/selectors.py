@@ -390,8 +390,23 @@ HOME_RUNNING = 8  # running matches waiting for others; My matches lists them al
 HOME_OPEN_SEATS = 5  # the play page lists every open public match
 HOME_RESULTS = 5  # History and My matches have the rest
 
-# How a finished match went for a seat: the words of History's rows.
+# How a finished match went for a seat: the words of History's rows and the home's results.
 OUTCOME_WORDS = {"won": "Won", "lost": "Lost", "shared": "Shared first place"}
+
+
+def rank_words(seat: Seat, table: list[Seat], match: Match) -> str:
+    """ "2nd of 4"; empty when the seat has no rank (a cooperative game ranks nobody apart)."""
+    if seat.rank is None or match.engine.is_cooperative:
+        return ""
+    return f"{ordinal(seat.rank)} of {len(table)}"
+
+
+def final_score_words(seat: Seat, match: Match) -> str:
+    """ "16 pairs", "23 points": the seat's final score as its game counts it; empty when
+    the game keeps none (or a cooperative team's, shared by every seat)."""
+    if seat.score is None or match.engine.is_cooperative:
+        return ""
+    return score_in_words(match.engine, seat.score)
 
 
 @dataclass
@@ -466,17 +481,11 @@ class HomeResult(HomeRow):
 
     @property
     def rank_text(self) -> str:
-        """ "2nd of 4"; empty for a seat without a rank or a cooperative game (as History)."""
-        if self.mine.rank is None or self.match.engine.is_cooperative:
-            return ""
-        return f"{ordinal(self.mine.rank)} of {len(self.table)}"
+        return rank_words(self.mine, self.table, self.match)
 
     @property
     def score_text(self) -> str:
-        """ "16 pairs": the final score in the game's words; empty as in History."""
-        if self.mine.score is None or self.match.engine.is_cooperative:
-            return ""
-        return score_in_words(self.match.engine, self.mine.score)
+        return final_score_words(self.mine, self.match)
 
 
 @dataclass

@@ -15,19 +15,18 @@ from datetime import datetime
 from typing import Any, Literal
 
 from django.contrib.auth.models import AnonymousUser
-from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db.models import Case, Exists, OuterRef, Prefetch, Q, QuerySet, Value, When
 
 from accounts.models import User
-from games.boards import score_in_words
 from games.history import export
 from games.history.cursors import Cursor
 from games.history.rated import rated_matches
 from games.match_notes import MatchNote, notes_of
 from games.models import Match, Move, Seat
+from games.selectors import OUTCOME_WORDS, final_score_words, rank_words
 
 Outcome = Literal["won", "lost", "shared"]
-OUTCOMES: dict[str, str] = {"won": "Won", "lost": "Lost", "shared": "Shared first place"}
+OUTCOMES: dict[str, str] = OUTCOME_WORDS
 
 PAGE_SIZE = 25
 # Matches per query of an export stream: few enough that their moves (a few hundred
@@ -68,18 +67,11 @@ class HistoryRow:
 
     @property
     def score_text(self) -> str:
-        """ "16 pairs", "23 points": the seat's final score as its game counts it; empty
-        when the game keeps none (or a cooperative team's, shared by every seat)."""
-        if self.seat.score is None or self.match.engine.is_cooperative:
-            return ""
-        return score_in_words(self.match.engine, self.seat.score)
+        return final_score_words(self.seat, self.match)
 
     @property
     def rank_text(self) -> str:
-        """ "2nd of 4"; empty when the seat has no rank (a cooperative game ranks nobody apart)."""
-        if self.seat.rank is None or self.match.engine.is_cooperative:
-            return ""
-        return f"{ordinal(self.seat.rank)} of {len(self.table)}"
+        return rank_words(self.seat, self.table, self.match)
 
 
 @dataclass
